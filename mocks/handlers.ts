@@ -1,0 +1,58 @@
+import { delay, http, HttpResponse, type HttpHandler } from 'msw';
+import { characterCount, EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '../src/features/waitlist/email';
+import { answers, corsHeaders, created, respond } from './postgrest';
+import { waitingList } from './waiting-list';
+
+const WAITING_LIST = '*/rest/v1/waiting_list';
+
+/**
+ * Addresses that make the mock act out the rest of SPEC §8's catalogue, documented in the
+ * README. taken@example.com is simply seeded in the list.
+ */
+export const magicAddresses = {
+  error: 'error@example.com',
+  offline: 'offline@example.com',
+  badGateway: 'bad-gateway@example.com',
+  slow: 'slow@example.com',
+  denied: 'denied@example.com',
+  limited: 'limited@example.com',
+} as const;
+
+export const SLOW_DELAY_MS = 3000;
+
+const badGatewayPage =
+  '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>';
+
+async function insert(request: Request) {
+  const row = (await request.json()) as { email?: unknown };
+  const email = typeof row.email === 'string' ? row.email : null;
+
+  switch (email?.toLowerCase()) {
+    case magicAddresses.offline:
+      return HttpResponse.error();
+    case magicAddresses.badGateway:
+      return new HttpResponse(badGatewayPage, { status: 502, headers: { ...corsHeaders, 'Content-Type': 'text/html' } });
+    case magicAddresses.error:
+      return respond(answers.internal);
+    case magicAddresses.denied:
+      return respond(answers.deniedByPolicy);
+    case magicAddresses.limited:
+      return respond(answers.overSignupLimit);
+    case magicAddresses.slow:
+      await delay(SLOW_DELAY_MS);
+      return created();
+  }
+
+  // The order in which PostgreSQL checks a row: not-null, check constraints by name, unique index.
+  if (email === null) return respond(answers.nullEmail);
+  if (!EMAIL_SHAPE.test(email)) return respond(answers.badFormat);
+  if (characterCount(email) > EMAIL_MAX_LENGTH) return respond(answers.tooLong);
+  if (waitingList.has(email)) return respond(answers.duplicate);
+  waitingList.add(email);
+  return created();
+}
+
+export const handlers: HttpHandler[] = [
+  http.options(WAITING_LIST, () => new HttpResponse(null, { status: 204, headers: corsHeaders })),
+  http.post(WAITING_LIST, ({ request }) => insert(request)),
+];

@@ -1,0 +1,48 @@
+import { HttpResponse } from 'msw';
+
+/**
+ * What Supabase's data API (PostgREST in front of PostgreSQL) answers for our one call,
+ * per ../shared/POSTGREST.md. The database contract test holds every answer here to the
+ * error the real database raises.
+ */
+export type PostgrestErrorBody = {
+  code: string;
+  details: string | null;
+  hint: string | null;
+  message: string;
+};
+
+type Answer = { status: number; body: PostgrestErrorBody };
+
+export const constraintNames = {
+  unique: 'waiting_list_email_lower_key',
+  format: 'waiting_list_email_format',
+  length: 'waiting_list_email_length',
+};
+
+const error = (status: number, code: string, message: string, hint: string | null = null): Answer => ({
+  status,
+  body: { code, details: null, hint, message },
+});
+
+export const answers = {
+  duplicate: error(409, '23505', `duplicate key value violates unique constraint "${constraintNames.unique}"`),
+  badFormat: error(400, '23514', `new row for relation "waiting_list" violates check constraint "${constraintNames.format}"`),
+  tooLong: error(400, '23514', `new row for relation "waiting_list" violates check constraint "${constraintNames.length}"`),
+  nullEmail: error(400, '23502', 'null value in column "email" of relation "waiting_list" violates not-null constraint'),
+  deniedByPolicy: error(401, '42501', 'new row violates row-level security policy for table "waiting_list"'),
+  overSignupLimit: error(429, 'P0001', 'Too many signups from this network. Try again in a few minutes.'),
+  internal: error(500, 'XX000', 'internal error'),
+} satisfies Record<string, Answer>;
+
+/** Supabase's API answers cross-origin browser calls with these. */
+export const corsHeaders = {
+  'Access-Control-Allow-Origin': '*',
+  'Access-Control-Allow-Methods': 'GET, POST, PATCH, DELETE, OPTIONS',
+  'Access-Control-Allow-Headers': 'apikey, authorization, content-type, content-profile, prefer, x-client-info',
+};
+
+export const respond = ({ status, body }: Answer) => HttpResponse.json(body, { status, headers: corsHeaders });
+
+/** 201 Created, empty body: PostgREST's default "return=minimal" for an insert. */
+export const created = () => new HttpResponse(null, { status: 201, headers: corsHeaders });
