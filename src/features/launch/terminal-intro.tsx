@@ -1,0 +1,21 @@
+import styles from './terminal-intro.module.css';
+
+const lines = [
+  '$ defense --status',
+  '> perimeter scan .......... clean',
+  '> breach tolerance ........ zero',
+  '> launch sequence ......... armed',
+];
+
+/** The terminal-style intro of SPEC §2; its lines fade in unless motion is reduced. */
+export function TerminalIntro() {
+  return (
+    <div className={styles.terminal} aria-label="System console" role="group">
+      {lines.map((line, index) => (
+        <p key={line} className={styles.line} style={{ animationDelay: `${index * 180}ms` }}>
+          {line}
+        </p>
+      ))}
+    </div>
+  );
+}

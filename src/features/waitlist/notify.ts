@@ -1,0 +1,12 @@
+import { toast } from 'sonner';
+import type { ToastKind, ToastMessage } from './messages';
+
+const show: Record<ToastKind, typeof toast.error> = {
+  destructive: toast.error,
+  warning: toast.warning,
+  success: toast.success,
+};
+
+export function notify({ kind, title, description }: ToastMessage) {
+  show[kind](title, { description });
+}

@@ -1,0 +1,24 @@
+import { useEffect } from 'react';
+import { Link, useLocation } from 'react-router-dom';
+import styles from './page.module.css';
+
+/** SPEC §2: any path but / lands here, and the missing path is written to the console. */
+export function NotFoundPage() {
+  const { pathname } = useLocation();
+
+  useEffect(() => {
+    console.error('404 Error: User attempted to access non-existent route:', pathname);
+  }, [pathname]);
+
+  return (
+    <main className={styles.page}>
+      <header className={styles.header}>
+        <h1 className={styles.headline}>404</h1>
+        <p className={styles.subline}>Oops! Page not found</p>
+      </header>
+      <Link className={styles.link} to="/">
+        Return to Home
+      </Link>
+    </main>
+  );
+}
