@@ -1,0 +1,92 @@
+import { screen, within } from '@testing-library/react';
+import { delay, http, HttpResponse } from 'msw';
+import { server } from '../../../mocks/node';
+import { renderWithProviders } from '../../test/render-with-providers';
+import { recordWaitingListRequests } from '../../test/waiting-list-requests';
+import { JoinForm } from './join-form';
+import { messages, type ToastMessage } from './messages';
+
+const field = () => screen.getByRole('textbox', { name: 'Email address' });
+const button = () => screen.getByRole('button', { name: /JOIN WAITING LIST|SECURING ACCESS\.\.\./ });
+
+async function findToast({ title, description }: ToastMessage) {
+  const toast = (await screen.findByText(title)).closest('[data-sonner-toast]') as HTMLElement;
+  expect(within(toast).getByText(description)).toBeInTheDocument();
+  return toast;
+}
+
+async function submit(email: string) {
+  const view = renderWithProviders(<JoinForm />);
+  if (email) await view.user.type(field(), email);
+  await view.user.click(button());
+  return view;
+}
+
+describe('JoinForm', () => {
+  it('starts idle: placeholder, label, enabled controls, the note', () => {
+    renderWithProviders(<JoinForm />);
+    expect(field()).toHaveAttribute('placeholder', 'Enter your email address');
+    expect(field()).toHaveAttribute('type', 'email');
+    expect(field()).toHaveAttribute('autocomplete', 'email');
+    expect(field()).toBeEnabled();
+    expect(button()).toHaveTextContent('JOIN WAITING LIST');
+    expect(button()).toBeEnabled();
+    expect(screen.getByText('Early access • Priority notifications • Exclusive updates')).toBeInTheDocument();
+  });
+
+  it('adds an address: submitting state, success toast, field cleared, idle again', async () => {
+    server.use(http.post('*/rest/v1/waiting_list', async () => { await delay(50); return new HttpResponse(null, { status: 201 }); }));
+    await submit('ada@example.com');
+    expect(button()).toHaveTextContent('SECURING ACCESS...');
+    expect(button()).toBeDisabled();
+    expect(field()).toBeDisabled();
+    await findToast(messages.added);
+    expect(field()).toHaveValue('');
+    expect(button()).toHaveTextContent('JOIN WAITING LIST');
+    expect(field()).toBeEnabled();
+  });
+
+  it('says an address is already registered (destructive) and keeps it', async () => {
+    await submit('TAKEN@example.com');
+    const toast = await findToast(messages.alreadyRegistered);
+    expect(toast).toHaveAttribute('data-type', 'error');
+    expect(field()).toHaveValue('TAKEN@example.com');
+  });
+
+  it('reports any other failure, logs it, keeps the address', async () => {
+    const log = vi.spyOn(console, 'error').mockImplementation(() => {});
+    server.use(http.post('*/rest/v1/waiting_list', () => HttpResponse.json({ code: 'XX000', details: null, hint: null, message: 'boom' }, { status: 500 })));
+    await submit('ada@example.com');
+    await findToast(messages.failed);
+    expect(log).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ code: 'XX000' }));
+    expect(field()).toHaveValue('ada@example.com');
+    expect(field()).toBeEnabled();
+  });
+
+  it('asks for an address when the field is empty, destructively, without a call', async () => {
+    const requests = recordWaitingListRequests();
+    await submit('');
+    const toast = await findToast(messages.emailRequired);
+    expect(toast).toHaveAttribute('data-type', 'error');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('refuses a malformed address without a call and keeps what was typed', async () => {
+    const requests = recordWaitingListRequests();
+    await submit('ada@example');
+    await findToast(messages.invalidEmail);
+    expect(field()).toHaveValue('ada@example');
+    expect(field()).toHaveAttribute('aria-invalid', 'true');
+    expect(requests).toHaveLength(0);
+  });
+
+  it('sends one request however often the visitor insists', async () => {
+    const requests = recordWaitingListRequests();
+    const { user } = renderWithProviders(<JoinForm />);
+    await user.type(field(), 'ada@example.com');
+    await user.dblClick(button());
+    await user.keyboard('{Enter}{Enter}');
+    await findToast(messages.added);
+    expect(requests).toHaveLength(1);
+  });
+});
