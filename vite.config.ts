@@ -1,8 +1,22 @@
 import react from '@vitejs/plugin-react';
+import { rmSync } from 'node:fs';
+import { resolve } from 'node:path';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
+/** MSW's worker lives in public/ for the dev server; a production build must not ship it. */
+function dropMockWorker(): Plugin {
+  let outDir = 'dist';
+  return {
+    name: 'drop-mock-worker',
+    apply: 'build',
+    configResolved: (config) => void (outDir = resolve(config.root, config.build.outDir)),
+    closeBundle: () => rmSync(resolve(outDir, 'mockServiceWorker.js'), { force: true }),
+  };
+}
+
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), dropMockWorker()],
   test: {
     projects: [
       {

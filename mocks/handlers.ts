@@ -16,12 +16,22 @@ export const magicAddresses = {
   slow: 'slow@example.com',
   denied: 'denied@example.com',
   limited: 'limited@example.com',
+  flaky: 'flaky@example.com',
 } as const;
 
 export const SLOW_DELAY_MS = 3000;
 
 const badGatewayPage =
   '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>';
+
+/** flaky@example.com fails once (network failure), then goes through: a retry succeeds. */
+let flakyFailedOnce = false;
+
+/** Back to a fresh backend (the seeded list), for tests. */
+export function resetMockBackend() {
+  waitingList.reset();
+  flakyFailedOnce = false;
+}
 
 async function insert(request: Request) {
   const row = (await request.json()) as { email?: unknown };
@@ -38,6 +48,9 @@ async function insert(request: Request) {
       return respond(answers.deniedByPolicy);
     case magicAddresses.limited:
       return respond(answers.overSignupLimit);
+    case magicAddresses.flaky:
+      flakyFailedOnce = !flakyFailedOnce;
+      return flakyFailedOnce ? HttpResponse.error() : created();
     case magicAddresses.slow:
       await delay(SLOW_DELAY_MS);
       return created();

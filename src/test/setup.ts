@@ -1,8 +1,8 @@
 import '@testing-library/jest-dom/vitest';
 import { cleanup } from '@testing-library/react';
 import { toast } from 'sonner';
+import { resetMockBackend } from '../../mocks/handlers';
 import { server } from '../../mocks/node';
-import { waitingList } from '../../mocks/waiting-list';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(() => {
@@ -10,7 +10,7 @@ afterEach(() => {
   // sonner keeps its toasts in a module-level store.
   toast.dismiss();
   server.resetHandlers();
-  waitingList.reset();
+  resetMockBackend();
   vi.restoreAllMocks();
 });
 afterAll(() => server.close());

@@ -1,0 +1,16 @@
+import { chromium } from '@playwright/test';
+import { existsSync } from 'node:fs';
+
+/**
+ * Debian's Chromium (or CHROMIUM_PATH); elsewhere Playwright's own browser if installed.
+ * Returns undefined to let Playwright use its own.
+ */
+export function chromiumPath(): string | undefined {
+  const wanted = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+  if (existsSync(wanted)) return wanted;
+  if (existsSync(chromium.executablePath())) return undefined;
+  throw new Error(
+    `No Chromium found at ${wanted}. Install one: 'sudo apt-get install -y chromium' (Debian), ` +
+      `or 'npx playwright install chromium', or set CHROMIUM_PATH to a Chromium binary.`,
+  );
+}

@@ -1,0 +1,78 @@
+import { magicAddresses } from '../mocks/handlers';
+import { messages } from '../src/features/waitlist/messages';
+import { emailField, expect, join, openLanding, submitButton, test, toast } from './fixtures';
+
+test.beforeEach(async ({ page }) => openLanding(page));
+
+test('a new address is added: success toast, field cleared', async ({ page }) => {
+  await join(page, 'ada@example.com');
+  await expect(toast(page, messages.added)).toBeVisible();
+  await expect(emailField(page)).toHaveValue('');
+  await expect(submitButton(page)).toHaveText('JOIN WAITING LIST');
+});
+
+test('the same address twice is "Already Registered", destructive, field kept', async ({ page }) => {
+  await join(page, 'ada@example.com');
+  await expect(toast(page, messages.added)).toBeVisible();
+  await join(page, 'ada@example.com');
+  await expect(toast(page, messages.alreadyRegistered)).toBeVisible();
+  await expect(toast(page, messages.alreadyRegistered)).toHaveAttribute('data-type', 'error');
+  await expect(emailField(page)).toHaveValue('ada@example.com');
+});
+
+test('the seeded address is already registered', async ({ page }) => {
+  await join(page, 'taken@example.com');
+  await expect(toast(page, messages.alreadyRegistered)).toBeVisible();
+});
+
+test('a duplicate in other letter case is already registered', async ({ page }) => {
+  await join(page, 'Grace.Hopper@example.com');
+  await expect(toast(page, messages.added)).toBeVisible();
+  await join(page, 'grace.hopper@EXAMPLE.COM');
+  await expect(toast(page, messages.alreadyRegistered)).toBeVisible();
+});
+
+test('the list survives a reload', async ({ page }) => {
+  await join(page, 'ada@example.com');
+  await expect(toast(page, messages.added)).toBeVisible();
+  await openLanding(page);
+  await join(page, 'ada@example.com');
+  await expect(toast(page, messages.alreadyRegistered)).toBeVisible();
+});
+
+for (const [failure, email] of [
+  ['a 500 from the database', magicAddresses.error],
+  ['a network failure', magicAddresses.offline],
+  ['a non-JSON 502 from a proxy', magicAddresses.badGateway],
+  ['a refusal by row-level security', magicAddresses.denied],
+  ['the signup limit', magicAddresses.limited],
+]) {
+  test(`${failure}: "Error" toast, logged to the console, field kept`, async ({ page }) => {
+    const logged = page.waitForEvent('console', (m) => m.type() === 'error' && m.text().includes('Could not join the waiting list'));
+    await join(page, email);
+    await expect(toast(page, messages.failed)).toBeVisible();
+    await logged;
+    await expect(emailField(page)).toHaveValue(email);
+    await expect(emailField(page)).toBeEnabled();
+  });
+}
+
+test('a slow answer shows the submitting state until it arrives', async ({ page }) => {
+  await join(page, magicAddresses.slow);
+  await expect(submitButton(page)).toHaveText('SECURING ACCESS...');
+  await expect(submitButton(page)).toBeDisabled();
+  await expect(emailField(page)).toBeDisabled();
+  await expect(submitButton(page).locator('[aria-hidden="true"]')).toBeVisible();
+  await expect(toast(page, messages.added)).toBeVisible({ timeout: 10_000 });
+  await expect(submitButton(page)).toHaveText('JOIN WAITING LIST');
+  await expect(emailField(page)).toBeEnabled();
+});
+
+test('a retry after a failure succeeds', async ({ page }) => {
+  await join(page, magicAddresses.flaky);
+  await expect(toast(page, messages.failed)).toBeVisible();
+  await expect(emailField(page)).toHaveValue(magicAddresses.flaky);
+  await submitButton(page).click();
+  await expect(toast(page, messages.added)).toBeVisible();
+  await expect(emailField(page)).toHaveValue('');
+});

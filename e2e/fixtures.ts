@@ -1,0 +1,59 @@
+import { defineNetworkFixture, type NetworkFixture } from '@msw/playwright';
+import { test as base, expect, type Page, type Request } from '@playwright/test';
+
+export type { Page };
+import { handlers, resetMockBackend } from '../mocks/handlers';
+
+/** Where the mock backend runs: MSW's worker in the dev page, or Playwright's router. */
+export type MockLayer = 'worker' | 'playwright';
+
+type Fixtures = {
+  mockLayer: MockLayer;
+  network: NetworkFixture | undefined;
+  waitingListRequests: Request[];
+};
+
+export const test = base.extend<Fixtures>({
+  mockLayer: ['worker', { option: true }],
+  network: [
+    async ({ context, mockLayer }, use) => {
+      if (mockLayer === 'worker') return use(undefined);
+      resetMockBackend();
+      const network = defineNetworkFixture({ context, handlers });
+      await network.enable();
+      await use(network);
+      await network.disable();
+    },
+    { auto: true },
+  ],
+  waitingListRequests: async ({ page }, use) => {
+    const requests: Request[] = [];
+    page.on('request', (request) => {
+      const url = new URL(request.url());
+      if (url.pathname === '/rest/v1/waiting_list' && request.method() !== 'OPTIONS') requests.push(request);
+    });
+    await use(requests);
+  },
+});
+
+export { expect };
+
+export const emailField = (page: Page) => page.getByRole('textbox', { name: 'Email address' });
+export const submitButton = (page: Page) =>
+  page.getByRole('button', { name: /JOIN WAITING LIST|SECURING ACCESS\.\.\./ });
+
+/** A sonner toast, found by its title, with its description. */
+export function toast(page: Page, { title, description }: { title: string; description: string }) {
+  return page.locator('[data-sonner-toast]').filter({ hasText: title }).filter({ hasText: description });
+}
+
+/** Opens the landing page, ready for input (the dev page waits for its mock worker). */
+export async function openLanding(page: Page) {
+  await page.goto('/');
+  await expect(emailField(page)).toBeEditable();
+}
+
+export async function join(page: Page, email: string) {
+  await emailField(page).fill(email);
+  await submitButton(page).click();
+}

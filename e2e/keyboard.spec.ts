@@ -1,0 +1,31 @@
+import { messages } from '../src/features/waitlist/messages';
+import { emailField, expect, openLanding, submitButton, test, toast } from './fixtures';
+
+test('the whole flow works from the keyboard alone', async ({ page }) => {
+  await openLanding(page);
+  await page.keyboard.press('Tab');
+  await expect(emailField(page)).toBeFocused();
+  await page.keyboard.type('ada@example.com');
+  await page.keyboard.press('Tab');
+  await expect(submitButton(page)).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(toast(page, messages.added)).toBeVisible();
+  // Focus comes back to the field for the next address.
+  await expect(emailField(page)).toBeFocused();
+});
+
+test('toasts are announced and reachable by keyboard', async ({ page }) => {
+  await openLanding(page);
+  await emailField(page).press('Enter');
+  const region = page.getByRole('region', { name: /Notifications/ });
+  await expect(region).toHaveAttribute('aria-live', 'polite');
+  await expect(toast(page, messages.emailRequired)).toBeVisible();
+  // sonner's hotkey (announced in the region's name) moves focus into the toasts.
+  await page.keyboard.press('Alt+KeyT');
+  await page.keyboard.press('Tab');
+  await expect(toast(page, messages.emailRequired)).toBeFocused();
+  await page.keyboard.press('Tab');
+  await expect(page.getByRole('button', { name: 'Close toast' })).toBeFocused();
+  await page.keyboard.press('Enter');
+  await expect(toast(page, messages.emailRequired)).toBeHidden();
+});

@@ -1,0 +1,76 @@
+import { expect, openLanding, test } from './fixtures';
+
+test('shows every element of the landing page, top to bottom', async ({ page }) => {
+  await openLanding(page);
+  const main = page.getByRole('main');
+  const inOrder = [
+    main.getByRole('group', { name: 'System console' }),
+    main.getByRole('heading', { level: 1, name: 'COMING SOON' }),
+    main.getByText('TO CHANGE THE INDUSTRY', { exact: true }),
+    main.getByText(/operational losses attacks cause, with zero tolerance for breaches/),
+    main.getByRole('textbox', { name: 'Email address' }),
+    main.getByRole('button', { name: 'JOIN WAITING LIST' }),
+    main.getByText('Early access • Priority notifications • Exclusive updates', { exact: true }),
+    main.getByText('DEFENSE SYSTEMS ONLINE', { exact: true }),
+    main.getByText('THREAT MONITORING ACTIVE', { exact: true }),
+    main.getByText('LAUNCH IMMINENT', { exact: true }),
+  ];
+  const tops: number[] = [];
+  for (const element of inOrder) {
+    await expect(element).toBeVisible();
+    tops.push((await element.boundingBox())!.y);
+  }
+  expect(tops).toEqual([...tops].sort((a, b) => a - b));
+  await expect(page.getByRole('heading', { level: 1 })).toHaveCount(1);
+  await expect(page.getByPlaceholder('Enter your email address')).toBeVisible();
+});
+
+test('the cursor after the subline toggles visible/hidden every ~1000 ms', async ({ page }) => {
+  await openLanding(page);
+  await expect(page.getByTestId('cursor')).toBeAttached();
+  // Sample the cursor's opacity for 4.5 s in the page and note when it flips.
+  const flips = await page.evaluate(async () => {
+    const cursor = document.querySelector('[data-testid="cursor"]')!;
+    const seen = () => getComputedStyle(cursor).opacity !== '0';
+    const times: number[] = [];
+    let last = seen();
+    const start = performance.now();
+    while (performance.now() - start < 4500) {
+      await new Promise(requestAnimationFrame);
+      if (seen() !== last) {
+        last = !last;
+        times.push(performance.now());
+      }
+    }
+    return times;
+  });
+  expect(flips.length).toBeGreaterThanOrEqual(3);
+  for (let i = 1; i < flips.length; i++) {
+    expect(Math.abs(flips[i] - flips[i - 1] - 1000)).toBeLessThan(120);
+  }
+});
+
+test.describe('with reduced motion', () => {
+  test.use({ contextOptions: { reducedMotion: 'reduce' } });
+
+  test('the cursor stays visible and still, the intro is not animated', async ({ page }) => {
+    await openLanding(page);
+    const cursor = page.getByTestId('cursor');
+    await expect(cursor).toHaveCSS('animation-name', 'none');
+    await expect(cursor).toHaveCSS('opacity', '1');
+    const intro = page.getByRole('group', { name: 'System console' }).locator('p').first();
+    await expect(intro).toHaveCSS('animation-name', 'none');
+  });
+});
+
+test.describe('on a 360 px phone', () => {
+  test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+
+  test('everything fits without sideways scrolling', async ({ page }) => {
+    await openLanding(page);
+    await expect(page.getByRole('heading', { name: 'COMING SOON' })).toBeInViewport();
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    await expect(page.getByRole('button', { name: 'JOIN WAITING LIST' })).toBeVisible();
+  });
+});

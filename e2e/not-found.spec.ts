@@ -1,0 +1,18 @@
+import { expect, test } from './fixtures';
+
+test('an unknown path shows the not-found page and logs the path', async ({ page }) => {
+  const logged = page.waitForEvent('console', (m) => m.type() === 'error' && m.text().includes('/no/such/page'));
+  await page.goto('/no/such/page');
+  await expect(page.getByText('404', { exact: true })).toBeVisible();
+  await expect(page.getByText('Oops! Page not found', { exact: true })).toBeVisible();
+  await logged;
+});
+
+test('"Return to Home" goes to / without reloading the page', async ({ page }) => {
+  await page.goto('/missing');
+  await page.evaluate(() => Object.assign(window, { sameDocument: true }));
+  await page.getByRole('link', { name: 'Return to Home' }).click();
+  await expect(page).toHaveURL('/');
+  await expect(page.getByRole('heading', { name: 'COMING SOON' })).toBeVisible();
+  expect(await page.evaluate(() => 'sameDocument' in window)).toBe(true);
+});

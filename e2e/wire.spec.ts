@@ -1,0 +1,42 @@
+import { messages } from '../src/features/waitlist/messages';
+import { emailField, expect, join, openLanding, submitButton, test, toast } from './fixtures';
+
+test('one POST of {"email": …} to the table, with the public key, asking nothing back', async ({ page, waitingListRequests }) => {
+  await openLanding(page);
+  await join(page, '  ada@example.com ');
+  await expect(toast(page, messages.added)).toBeVisible();
+
+  expect(waitingListRequests).toHaveLength(1);
+  const [request] = waitingListRequests;
+  const url = new URL(request.url());
+  expect(request.method()).toBe('POST');
+  expect(url.pathname).toBe('/rest/v1/waiting_list');
+  expect(url.search).toBe('');
+  const headers = await request.allHeaders();
+  expect(headers['apikey']).toBeTruthy();
+  expect(headers['authorization']).toBe(`Bearer ${headers['apikey']}`);
+  expect(headers['prefer']).toBeUndefined();
+  expect(request.postDataJSON()).toEqual({ email: 'ada@example.com' });
+});
+
+test('one request per submission, however the visitor insists', async ({ page, waitingListRequests }) => {
+  await openLanding(page);
+  await emailField(page).fill('ada@example.com');
+  await submitButton(page).dblclick();
+  await emailField(page).press('Enter').catch(() => {});
+  await expect(toast(page, messages.added)).toBeVisible();
+  expect(waitingListRequests).toHaveLength(1);
+});
+
+test('Enter held down sends one request', async ({ page, waitingListRequests }) => {
+  await openLanding(page);
+  await emailField(page).fill('ada@example.com');
+  await emailField(page).focus();
+  // A held key repeats keydown; dispatch the repeats straight to the form as a browser would.
+  await page.keyboard.down('Enter');
+  await page.keyboard.down('Enter');
+  await page.keyboard.down('Enter');
+  await page.keyboard.up('Enter');
+  await expect(toast(page, messages.added)).toBeVisible();
+  expect(waitingListRequests).toHaveLength(1);
+});
