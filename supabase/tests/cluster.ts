@@ -1,0 +1,101 @@
+/**
+ * A throwaway PostgreSQL server in a temp dir, reachable only through a Unix socket in that dir.
+ * Used by the db tests' global setup and by scripts/bench-db.ts.
+ */
+import { execFile, execFileSync } from 'node:child_process';
+import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { delimiter, join } from 'node:path';
+import { promisify } from 'node:util';
+
+const run = promisify(execFile);
+
+/** Supabase's own superuser; migrations run as the non-superuser `postgres`, as on Supabase. */
+export const SUPERUSER = 'supabase_admin';
+const MIN_MAJOR = 15;
+const PORT = 5432; // only names the socket file: no TCP listener
+
+export type Cluster = {
+  socketDir: string;
+  port: number;
+  locale: string;
+  stop(): Promise<void>;
+};
+
+function majorVersion(binDir: string): number {
+  const out = execFileSync(join(binDir, 'initdb'), ['--version'], { encoding: 'utf8' });
+  return Number(/(\d+)(?:\.\d+)?/.exec(out)?.[1] ?? 0);
+}
+
+/** initdb and pg_ctl from PATH, else the newest /usr/lib/postgresql/<major>/bin. */
+export function findServerBinaries(): string {
+  const hasTools = (dir: string) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'));
+  const onPath = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir && hasTools(dir));
+  const debian = existsSync('/usr/lib/postgresql')
+    ? readdirSync('/usr/lib/postgresql')
+        .sort((a, b) => Number(b) - Number(a))
+        .map((major) => `/usr/lib/postgresql/${major}/bin`)
+        .filter(hasTools)
+    : [];
+  // Resolve symlinks such as /usr/local/bin/initdb so `postgres` is found next to pg_ctl.
+  const candidates = [...onPath.map((dir) => realpathSync(join(dir, 'initdb')).replace(/\/initdb$/, '')), ...debian];
+  const found = candidates.find((dir) => majorVersion(dir) >= MIN_MAJOR);
+  if (!found) {
+    throw new Error(
+      `PostgreSQL ${MIN_MAJOR}+ server binaries (initdb, pg_ctl) were not found on PATH or under ` +
+        '/usr/lib/postgresql/*/bin. Install them first: apt-get install -y postgresql',
+    );
+  }
+  return found;
+}
+
+/** PostgreSQL refuses to run as root: as root, run the server tools as the `postgres` user. */
+function serverUser(): { uid: number; gid: number } | undefined {
+  if (process.getuid?.() !== 0) return undefined;
+  try {
+    const id = (flag: string) => Number(execFileSync('id', [flag, 'postgres'], { encoding: 'utf8' }).trim());
+    return { uid: id('-u'), gid: id('-g') };
+  } catch {
+    throw new Error(
+      "Running as root, but there is no 'postgres' user to run the server as (apt-get install -y postgresql creates it).",
+    );
+  }
+}
+
+function utf8Locale(): string {
+  const locales = execFileSync('locale', ['-a'], { encoding: 'utf8' }).split('\n');
+  return locales.some((name) => /^c\.utf-?8$/i.test(name)) ? 'C.UTF-8' : 'C';
+}
+
+/**
+ * initdb + pg_ctl start. `durable: false` (tests) turns fsync off; the benchmark keeps the
+ * defaults so its figures mean something.
+ */
+export async function startCluster({ durable = false } = {}): Promise<Cluster> {
+  const binDir = findServerBinaries();
+  const owner = serverUser();
+  const dir = mkdtempSync(join(tmpdir(), 'waitlist-pg-'));
+  if (owner) chownSync(dir, owner.uid, owner.gid);
+  const data = join(dir, 'data');
+  const log = join(dir, 'server.log');
+  const tool = (name: string, args: string[]) =>
+    owner ? run('runuser', ['-u', 'postgres', '--', join(binDir, name), ...args]) : run(join(binDir, name), args);
+
+  const stop = async () => {
+    await tool('pg_ctl', ['-D', data, '-m', 'immediate', '-w', 'stop']).catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  };
+
+  const locale = utf8Locale();
+  const settings = [`-c listen_addresses=''`, `-k ${dir}`, `-p ${PORT}`];
+  if (!durable) settings.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
+  try {
+    await tool('initdb', ['-D', data, '-U', SUPERUSER, '-A', 'trust', '-E', 'UTF8', `--locale=${locale}`, '--no-sync', '--no-instructions']);
+    await tool('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', settings.join(' '), 'start']);
+  } catch (error) {
+    const serverLog = existsSync(log) ? readFileSync(log, 'utf8') : '';
+    await stop();
+    throw new Error(`Could not start the throwaway PostgreSQL: ${String(error)}\n${serverLog}`);
+  }
+  return { socketDir: dir, port: PORT, locale, stop };
+}
