@@ -1,0 +1,82 @@
+/**
+ * The database and the client hold email addresses to one rule: both are tested against the
+ * same table of examples (src/features/waitlist/email-examples.ts).
+ */
+import { describe, expect, it } from 'vitest';
+import { constraintNames } from '../../mocks/postgrest';
+import { checkEmail, EMAIL_SHAPE } from '../../src/features/waitlist/email';
+import { emailExamples } from '../../src/features/waitlist/email-examples';
+import { insertEmail, refusal } from './api-request';
+import { useDatabase } from './use-database';
+
+const db = useDatabase();
+/** Each address is tried in its own request and rolled back, so examples cannot collide. */
+const tryEmail = (email: string | null) => insertEmail(db.api, email, { keep: false });
+const violation = (constraint: string) => ({
+  code: '23514',
+  message: `new row for relation "waiting_list" violates check constraint "${constraint}"`,
+  detail: undefined,
+});
+
+describe('the database accepts what the client accepts', () => {
+  it.each(emailExamples.filter((example) => example.valid))('$why: $input', async ({ input }) => {
+    const check = checkEmail(input);
+    if (!check.ok) throw new Error(`the client refuses ${input}`);
+    expect((await tryEmail(check.email)).rows).toEqual([{ inserted: '1' }]);
+  });
+});
+
+describe('the database refuses what the client refuses, sent raw', () => {
+  it.each(emailExamples.filter((example) => !example.valid))('$why: $input', async ({ input }) => {
+    // Well-shaped but refused by the client means too long; the database names which check failed.
+    const broken = EMAIL_SHAPE.test(input) ? constraintNames.length : constraintNames.format;
+    expect(await refusal(tryEmail(input))).toMatchObject(violation(broken));
+  });
+
+  it('refuses a missing email as not-null (23502)', async () => {
+    expect(await refusal(tryEmail(null))).toMatchObject({
+      code: '23502',
+      message: 'null value in column "email" of relation "waiting_list" violates not-null constraint',
+      detail: undefined,
+    });
+  });
+
+  it('refuses an empty email as malformed', async () => {
+    expect(await refusal(tryEmail(''))).toMatchObject(violation(constraintNames.format));
+  });
+
+  it('refuses 255 characters as too long, and counts characters, not bytes', async () => {
+    expect(await refusal(tryEmail(`${'a'.repeat(243)}@example.com`))).toMatchObject(violation(constraintNames.length));
+    expect((await tryEmail(`${'ü'.repeat(242)}@example.com`)).rows).toHaveLength(1);
+  });
+
+  it('checks the shape before the length (constraints run in name order), as the mock does', async () => {
+    expect(await refusal(tryEmail('a'.repeat(300)))).toMatchObject(violation(constraintNames.format));
+  });
+});
+
+describe('the same rule, character by character', () => {
+  it("refuses exactly the characters JavaScript's \\s matches (and @), over all of Unicode", async () => {
+    const codePoints = Array.from({ length: 0x110000 - 1 }, (_, i) => i + 1).filter((c) => c < 0xd800 || c > 0xdfff);
+    const probe = (c: number) => `a${String.fromCodePoint(c)}a@b.co`;
+    const clientRefuses = codePoints.filter((c) => !EMAIL_SHAPE.test(probe(c)));
+
+    const [format] = (
+      await db.owner.query(
+        `select pg_get_expr(conbin, conrelid) as expr from pg_constraint where conname = $1`,
+        [constraintNames.format],
+      )
+    ).rows;
+    const databaseRefuses = await db.owner.query(
+      `select c from generate_series(1, 1114111) c, lateral (select 'a' || chr(c) || 'a@b.co' as email) probe
+       where c not between 55296 and 57343 and not (${format.expr}) order by c`,
+    );
+    expect(databaseRefuses.rows.map((row) => row.c)).toEqual(clientRefuses);
+    expect(clientRefuses).toContain(0x3000);
+  });
+
+  it('folds Unicode letter case for duplicates', async () => {
+    await insertEmail(db.api, 'jörg@bücher.de');
+    expect(await refusal(insertEmail(db.api, 'JÖRG@BÜCHER.DE'))).toMatchObject({ code: '23505' });
+  });
+});
