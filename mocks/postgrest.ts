@@ -31,7 +31,8 @@ export const answers = {
   tooLong: error(400, '23514', `new row for relation "waiting_list" violates check constraint "${constraintNames.length}"`),
   nullEmail: error(400, '23502', 'null value in column "email" of relation "waiting_list" violates not-null constraint'),
   deniedByPolicy: error(401, '42501', 'new row violates row-level security policy for table "waiting_list"'),
-  overSignupLimit: error(429, 'P0001', 'Too many signups from this network. Try again in a few minutes.'),
+  // Raised by the abuse guard (supabase/migrations/*_signup_rate_limit.sql) as PostgREST's RAISE 'PGRST'.
+  overSignupLimit: error(429, 'PT429', 'Too many signups from this network. Try again in a few minutes.'),
   internal: error(500, 'XX000', 'internal error'),
 } satisfies Record<string, Answer>;
 

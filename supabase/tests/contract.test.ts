@@ -1,0 +1,87 @@
+/**
+ * The mock backend answers exactly what the real stack answers. For each situation the mock acts
+ * out, the real database's error (raised as anon) goes through PostgREST's mapping, and the MSW
+ * handler must give the same status and body.
+ */
+import { DatabaseError } from 'pg';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { magicAddresses } from '../../mocks/handlers';
+import { server } from '../../mocks/node';
+import { answers } from '../../mocks/postgrest';
+import { waitingList } from '../../mocks/waiting-list';
+import { enterRequest, insertEmail } from './api-request';
+import { CREATED, postgrestAnswer, type HttpAnswer } from './postgrest-answer';
+import { useDatabase } from './use-database';
+
+const db = useDatabase();
+const MOCK_URL = 'http://127.0.0.1:54321/rest/v1/waiting_list';
+const LIMITED_NETWORK = '203.0.113.99';
+
+beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
+afterEach(() => waitingList.reset());
+afterAll(() => server.close());
+
+/** What the browser's supabase-js call gets from the mock. */
+async function mockAnswer(email: string | null): Promise<HttpAnswer> {
+  const response = await fetch(MOCK_URL, {
+    method: 'POST',
+    headers: { apikey: 'mock-publishable-key', 'Content-Type': 'application/json', 'Content-Profile': 'public' },
+    body: JSON.stringify({ email }),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text === '' ? null : JSON.parse(text) };
+}
+
+/** What PostgREST would answer for the real database's outcome. */
+async function realAnswer(request: Promise<unknown>): Promise<HttpAnswer> {
+  try {
+    await request;
+    return CREATED;
+  } catch (error) {
+    if (error instanceof DatabaseError) return postgrestAnswer(error, 'anon');
+    throw error;
+  }
+}
+
+/** The real policy refusing a row: a grant wide enough to try backdating, inside a rolled-back transaction. */
+async function backdatedSignup(email: string) {
+  await db.owner.query('begin');
+  try {
+    await db.owner.query('grant insert (created_at) on public.waiting_list to anon');
+    await enterRequest(db.owner, { role: 'anon' });
+    await db.owner.query(
+      `insert into public.waiting_list (email, created_at) values ($1, now() - interval '1 day')`,
+      [email],
+    );
+  } finally {
+    await db.owner.query('rollback');
+  }
+}
+
+async function signUpOverTheLimit(email: string) {
+  const context = { clientIp: LIMITED_NETWORK };
+  const { rows } = await db.owner.query('select max_signups from private.signup_limit()');
+  for (let i = 0; i < rows[0].max_signups; i += 1) await insertEmail(db.api, `crowd-${i}@example.com`, context);
+  await insertEmail(db.api, email, context);
+}
+
+const long255 = `${'a'.repeat(243)}@example.com`;
+
+const situations: { name: string; email: string | null; expected: HttpAnswer; real: (email: string | null) => Promise<unknown> }[] = [
+  { name: 'added', email: 'contract-new@example.com', expected: CREATED, real: (email) => insertEmail(db.api, email) },
+  { name: 'duplicate (other case)', email: 'Taken@Example.COM', expected: answers.duplicate, real: (email) => insertEmail(db.api, email) },
+  { name: 'refused shape', email: 'ada@example', expected: answers.badFormat, real: (email) => insertEmail(db.api, email) },
+  { name: 'refused length', email: long255, expected: answers.tooLong, real: (email) => insertEmail(db.api, email) },
+  { name: 'refused shape and length: the shape is named', email: 'a'.repeat(300), expected: answers.badFormat, real: (email) => insertEmail(db.api, email) },
+  { name: 'refused: no email', email: null, expected: answers.nullEmail, real: (email) => insertEmail(db.api, email) },
+  { name: 'refused by policy', email: magicAddresses.denied, expected: answers.deniedByPolicy, real: (email) => backdatedSignup(String(email)) },
+  { name: 'over the abuse limit', email: magicAddresses.limited, expected: answers.overSignupLimit, real: (email) => signUpOverTheLimit(String(email)) },
+];
+
+describe('the mock answers as Supabase does', () => {
+  it.each(situations)('$name', async ({ email, expected, real }) => {
+    const actual = await realAnswer(real(email));
+    expect(actual).toEqual(expected);
+    expect(await mockAnswer(email)).toEqual(actual);
+  });
+});
