@@ -1,0 +1,86 @@
+/**
+ * Regenerates the images in public/ from code, rendered by Chromium:
+ * favicon.svg, favicon.ico (16 + 32 px), apple-touch-icon.png (180 px) and og-image.png
+ * (1200×630, from scripts/images/og-image.html). Usage: npx tsx scripts/make-images.ts
+ * The image text uses the system monospace font (Liberation Mono on Debian).
+ */
+import { chromium, type Browser } from '@playwright/test';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { packIco } from './images/ico.ts';
+import { recompressPng } from './images/png.ts';
+
+const ACCENT = '#39e27d';
+const BACKGROUND = '#05080b';
+const EDGE = '#1f3a2c';
+const OG_IMAGE_BUDGET = 120 * 1024;
+
+const publicDir = fileURLToPath(new URL('../public/', import.meta.url));
+const ogTemplate = fileURLToPath(new URL('./images/og-image.html', import.meta.url));
+
+/**
+ * A terminal prompt `>_` on a 32-unit grid, drawn as paths so it stays crisp at 16 px.
+ * `tile`: a rounded dark tile for tabs; `square`: full-bleed, as iOS masks the corners itself.
+ */
+function iconSvg(shape: 'tile' | 'square'): string {
+  const background =
+    shape === 'tile'
+      ? `<rect x="1" y="1" width="30" height="30" rx="7" fill="${BACKGROUND}" stroke="${EDGE}" stroke-width="2"/>`
+      : `<rect width="32" height="32" fill="${BACKGROUND}"/>`;
+  const glyph = shape === 'tile' ? '' : ' transform="translate(5.6 5.6) scale(.65)"';
+  return [
+    '<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 32 32">',
+    `  ${background}`,
+    `  <g fill="none" stroke="${ACCENT}" stroke-width="4"${glyph}>`,
+    '    <path d="M7 8l8 8-8 8" stroke-linecap="square"/>',
+    '    <path d="M18 24h8"/>',
+    '  </g>',
+    '</svg>',
+    '',
+  ].join('\n');
+}
+
+/** Renders HTML in a page of exactly width × height CSS pixels and returns the PNG. */
+async function screenshot(browser: Browser, html: string, width: number, height: number, transparent = false) {
+  const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
+  try {
+    await page.setContent(html, { waitUntil: 'load' });
+    await page.evaluate(() => document.fonts.ready);
+    return recompressPng(await page.screenshot({ type: 'png', omitBackground: transparent }));
+  } finally {
+    await page.close();
+  }
+}
+
+function svgPage(svg: string, size: number): string {
+  const source = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
+  return `<!doctype html><style>html,body{margin:0;background:transparent}img{display:block}</style><img src="${source}" width="${size}" height="${size}" alt="">`;
+}
+
+function write(name: string, data: string | Buffer) {
+  writeFileSync(publicDir + name, data);
+  console.log(`public/${name.padEnd(22)} ${String(Buffer.byteLength(data)).padStart(7)} bytes`);
+}
+
+async function main() {
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--disable-gpu', '--disable-quic', '--font-render-hinting=none'],
+  });
+  try {
+    const tile = iconSvg('tile');
+    write('favicon.svg', tile);
+    const sizes = [16, 32];
+    const pngs = [];
+    for (const size of sizes) pngs.push({ size, png: await screenshot(browser, svgPage(tile, size), size, size, true) });
+    write('favicon.ico', packIco(pngs));
+    write('apple-touch-icon.png', await screenshot(browser, svgPage(iconSvg('square'), 180), 180, 180));
+    const og = await screenshot(browser, readFileSync(ogTemplate, 'utf8'), 1200, 630);
+    write('og-image.png', og);
+    if (og.length > OG_IMAGE_BUDGET) throw new Error(`og-image.png is ${og.length} bytes, over ${OG_IMAGE_BUDGET}`);
+  } finally {
+    await browser.close();
+  }
+}
+
+await main();
