@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
+import type { Database } from '../../src/lib/database.types';
 import { useDatabase } from './use-database';
+
+/** Every column of the client's Database type (compile time) must be exactly the table's (run time). */
+const typedColumns: Record<keyof Database['public']['Tables']['waiting_list']['Row'], true> = {
+  id: true,
+  email: true,
+  created_at: true,
+};
 
 const db = useDatabase();
 const rows = async (sql: string, params: unknown[] = []) => (await db.owner.query(sql, params)).rows;
@@ -16,6 +24,13 @@ describe('public.waiting_list as the migrations leave it', () => {
       { column_name: 'email', data_type: 'text', is_nullable: 'NO', column_default: null, identity_generation: null },
       { column_name: 'created_at', data_type: 'timestamp with time zone', is_nullable: 'NO', column_default: 'now()', identity_generation: null },
     ]);
+  });
+
+  it('matches the Database type the client is built with', async () => {
+    const columns = await rows(
+      `select column_name from information_schema.columns where table_schema = 'public' and table_name = 'waiting_list'`,
+    );
+    expect(columns.map((row) => row.column_name).sort()).toEqual(Object.keys(typedColumns).sort());
   });
 
   it('names its checks and unique index as the mock does', async () => {
