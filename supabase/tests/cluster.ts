@@ -95,7 +95,7 @@ export async function startCluster({ durable = false } = {}): Promise<Cluster> {
   } catch (error) {
     const serverLog = existsSync(log) ? readFileSync(log, 'utf8') : '';
     await stop();
-    throw new Error(`Could not start the throwaway PostgreSQL: ${String(error)}\n${serverLog}`);
+    throw new Error(`Could not start the throwaway PostgreSQL: ${String(error)}\n${serverLog}`, { cause: error });
   }
   return { socketDir: dir, port: PORT, locale, stop };
 }

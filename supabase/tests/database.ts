@@ -51,7 +51,7 @@ async function runFile(client: pg.Client, path: string): Promise<void> {
     await client.query('commit');
   } catch (error) {
     await client.query('rollback');
-    throw new Error(`${path}: ${String(error)}`);
+    throw new Error(`${path}: ${String(error)}`, { cause: error });
   }
 }
 
