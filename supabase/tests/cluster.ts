@@ -62,9 +62,14 @@ function serverUser(): { uid: number; gid: number } | undefined {
   }
 }
 
+/** Supabase's databases use C.UTF-8, under which lower() folds non-ASCII letters too. */
 function utf8Locale(): string {
-  const locales = execFileSync('locale', ['-a'], { encoding: 'utf8' }).split('\n');
-  return locales.some((name) => /^c\.utf-?8$/i.test(name)) ? 'C.UTF-8' : 'C';
+  try {
+    const locales = execFileSync('locale', ['-a'], { encoding: 'utf8' }).split('\n');
+    return locales.some((name) => /^c\.utf-?8$/i.test(name)) ? 'C.UTF-8' : 'C';
+  } catch {
+    return 'C';
+  }
 }
 
 /**
