@@ -17,6 +17,8 @@ function dropMockWorker(): Plugin {
 
 export default defineConfig({
   plugins: [react(), dropMockWorker()],
+  // Every browser the build targets supports modulepreload natively.
+  build: { modulePreload: { polyfill: false } },
   test: {
     projects: [
       {
@@ -27,6 +29,8 @@ export default defineConfig({
           globals: true,
           include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts'],
           setupFiles: ['src/test/setup.ts'],
+          // CSS module class names as the build writes them, so prerendered HTML hydrates here.
+          css: { include: [/\.module\.css$/], modules: { classNameStrategy: 'scoped' } },
         },
       },
       {

@@ -1,9 +1,9 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, openLanding, test } from './fixtures';
+import { expect, openLanding, test, type Page } from './fixtures';
 
 for (const [name, open] of [
   ['landing page', openLanding],
-  ['not-found page', (page) => page.goto('/missing')],
+  ['not-found page', (page: Page) => page.goto('/missing')],
 ] as const) {
   test(`the ${name} has no serious or critical axe violations`, async ({ page }) => {
     await open(page);

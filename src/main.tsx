@@ -1,7 +1,7 @@
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { App } from './app/app';
+import { App, pageFor } from './app/app';
 import { apiMocking, supabaseUrl } from './lib/env';
 import './styles.css';
 
@@ -19,10 +19,19 @@ async function startBackend() {
 
 await startBackend();
 
-createRoot(document.getElementById('root')!).render(
+const container = document.getElementById('root')!;
+const app = (
   <StrictMode>
     <BrowserRouter>
       <App />
     </BrowserRouter>
-  </StrictMode>,
+  </StrictMode>
 );
+
+// The build prerenders each page into the HTML (data-page names it). Hydrate when the HTML
+// holds the page this path shows; otherwise (dev server, a host's fallback) render afresh.
+if (container.dataset.page && container.dataset.page === pageFor(location.pathname)) {
+  hydrateRoot(container, app);
+} else {
+  createRoot(container).render(app);
+}

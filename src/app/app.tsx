@@ -1,16 +1,10 @@
-import { Route, Routes } from 'react-router-dom';
-import { LandingPage } from '../pages/landing-page';
-import { NotFoundPage } from '../pages/not-found-page';
-import { Providers } from './providers';
+import { matchRoutes, useRoutes } from 'react-router-dom';
+import { routes } from './routes';
 
-/** SPEC §2's routes. The router itself is chosen by the caller (browser, or static at build). */
+/** The router itself is the caller's: the browser's, or a static one when prerendering. */
 export function App() {
-  return (
-    <Providers>
-      <Routes>
-        <Route path="/" element={<LandingPage />} />
-        <Route path="*" element={<NotFoundPage />} />
-      </Routes>
-    </Providers>
-  );
+  return useRoutes(routes);
 }
+
+/** The id of the page that a path shows. */
+export const pageFor = (pathname: string) => matchRoutes(routes, pathname)?.at(-1)?.route.id;

@@ -2,7 +2,7 @@ import { BlinkingCursor } from '../features/launch/blinking-cursor';
 import { ProductDescription } from '../features/launch/product-description';
 import { StatusLines } from '../features/launch/status-lines';
 import { TerminalIntro } from '../features/launch/terminal-intro';
-import { JoinForm } from '../features/waitlist/join-form';
+import { WaitingList } from '../features/waitlist/waiting-list';
 import styles from './page.module.css';
 
 /** SPEC §2, top to bottom. */
@@ -18,7 +18,7 @@ export function LandingPage() {
         </p>
       </header>
       <ProductDescription />
-      <JoinForm />
+      <WaitingList />
       <StatusLines />
     </main>
   );

@@ -3,18 +3,20 @@ export type JoinOutcome = 'added' | 'already-registered' | 'failed';
 
 const UNIQUE_VIOLATION = '23505';
 
-export function outcomeOf(error: { code?: string } | null): JoinOutcome {
+export function outcomeOf(error: { message: string; code?: string } | null): JoinOutcome {
   if (!error) return 'added';
   return error.code === UNIQUE_VIOLATION ? 'already-registered' : 'failed';
 }
 
+/** The Supabase client is loaded on demand, keeping it off the first paint. */
+export const loadSupabase = () => import('../../lib/supabase');
+
 /**
  * Inserts the address with the public key. No `.select()`: the public may write the
- * list but never read it. The client is loaded on demand, keeping it off the first paint.
- * Any error but a duplicate is thrown, for the caller to log and report.
+ * list but never read it. Any error but a duplicate is thrown, for the caller to log and report.
  */
 export async function insertEmail(email: string): Promise<Exclude<JoinOutcome, 'failed'>> {
-  const { supabase } = await import('../../lib/supabase');
+  const { supabase } = await loadSupabase();
   const { error } = await supabase.from('waiting_list').insert({ email });
   const outcome = outcomeOf(error);
   if (outcome === 'failed') throw error;

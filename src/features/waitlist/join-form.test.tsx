@@ -1,9 +1,9 @@
 import { screen, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { server } from '../../../mocks/node';
-import { renderWithProviders } from '../../test/render-with-providers';
+import { renderWithRouter } from '../../test/render-with-router';
 import { recordWaitingListRequests } from '../../test/waiting-list-requests';
-import { JoinForm } from './join-form';
+import WaitlistWidget from './waitlist-widget';
 import { messages, type ToastMessage } from './messages';
 
 const field = () => screen.getByRole('textbox', { name: 'Email address' });
@@ -16,15 +16,15 @@ async function findToast({ title, description }: ToastMessage) {
 }
 
 async function submit(email: string) {
-  const view = renderWithProviders(<JoinForm />);
+  const view = renderWithRouter(<WaitlistWidget />);
   if (email) await view.user.type(field(), email);
   await view.user.click(button());
   return view;
 }
 
-describe('JoinForm', () => {
+describe('the waiting-list form', () => {
   it('starts idle: placeholder, label, enabled controls, the note', () => {
-    renderWithProviders(<JoinForm />);
+    renderWithRouter(<WaitlistWidget />);
     expect(field()).toHaveAttribute('placeholder', 'Enter your email address');
     expect(field()).toHaveAttribute('type', 'email');
     expect(field()).toHaveAttribute('autocomplete', 'email');
@@ -82,7 +82,7 @@ describe('JoinForm', () => {
 
   it('sends one request however often the visitor insists', async () => {
     const requests = recordWaitingListRequests();
-    const { user } = renderWithProviders(<JoinForm />);
+    const { user } = renderWithRouter(<WaitlistWidget />);
     await user.type(field(), 'ada@example.com');
     await user.dblClick(button());
     await user.keyboard('{Enter}{Enter}');

@@ -1,16 +1,30 @@
-import { useRef, useState, type FormEvent } from 'react';
+import { useEffect, useRef, useState, type FormEvent } from 'react';
+import { useHydrated } from '../../lib/use-hydrated';
 import { checkEmail } from './email';
+import { loadSupabase } from './insert-email';
+import { JoinFormView } from './join-form-view';
 import { messages } from './messages';
 import { notify } from './notify';
 import { useJoinWaitingList } from './use-join-waiting-list';
-import styles from './join-form.module.css';
 
-/** SPEC §2 and §4: idle ⇄ submitting; the field is cleared only when the address was added. */
+/** SPEC §4: idle ⇄ submitting; the field is cleared only when the address was added. */
 export function JoinForm() {
-  const [email, setEmail] = useState('');
+  const [email, setEmail] = useState(readPrerenderedField);
   const [invalid, setInvalid] = useState(false);
   const input = useRef<HTMLInputElement>(null);
+  const hydrated = useHydrated();
   const join = useJoinWaitingList();
+
+  // The visitor is here to submit: fetch the backend client now rather than on click.
+  useEffect(() => void loadSupabase(), []);
+
+  // The disabled field lost focus while sending; give it back once the answer is in.
+  const sending = join.isPending;
+  const sent = useRef(false);
+  useEffect(() => {
+    if (sending) sent.current = true;
+    else if (sent.current) input.current?.focus();
+  }, [sending]);
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
@@ -22,51 +36,27 @@ export function JoinForm() {
       input.current?.focus();
       return;
     }
-    join.mutate(check.email, {
-      onSuccess: (outcome) => outcome === 'added' && setEmail(''),
-      // The disabled field lost focus while sending; give it back for the next try.
-      onSettled: () => requestAnimationFrame(() => input.current?.focus()),
-    });
+    join.mutate(check.email, { onSuccess: (outcome) => outcome === 'added' && setEmail('') });
   }
 
   return (
-    <form className={styles.form} onSubmit={submit} noValidate aria-busy={join.isPending}>
-      <fieldset className={styles.row} disabled={join.isPending}>
-        <label htmlFor="waitlist-email" className="visually-hidden">
-          Email address
-        </label>
-        <input
-          ref={input}
-          id="waitlist-email"
-          className={styles.input}
-          type="email"
-          name="email"
-          autoComplete="email"
-          inputMode="email"
-          spellCheck={false}
-          placeholder="Enter your email address"
-          aria-invalid={invalid || undefined}
-          aria-describedby="waitlist-note"
-          value={email}
-          onChange={(event) => {
-            setEmail(event.target.value);
-            setInvalid(false);
-          }}
-        />
-        <button className={styles.button} type="submit">
-          {join.isPending ? (
-            <>
-              <span className={styles.spinner} aria-hidden="true" />
-              SECURING ACCESS...
-            </>
-          ) : (
-            'JOIN WAITING LIST'
-          )}
-        </button>
-      </fieldset>
-      <p id="waitlist-note" className={styles.note}>
-        Early access • Priority notifications • Exclusive updates
-      </p>
-    </form>
+    <JoinFormView
+      email={email}
+      onEmailChange={(value) => {
+        setEmail(value);
+        setInvalid(false);
+      }}
+      onSubmit={submit}
+      submitting={join.isPending}
+      canSubmit={hydrated}
+      invalid={invalid}
+      inputRef={input}
+    />
   );
+}
+
+/** What the visitor typed into the prerendered field before the page ran (none on the server). */
+function readPrerenderedField() {
+  if (typeof document === 'undefined') return '';
+  return document.querySelector<HTMLInputElement>('#waitlist-email')?.value ?? '';
 }

@@ -1,12 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
-import { useState, type ReactNode } from 'react';
+import { useState } from 'react';
 import { Toaster } from 'sonner';
+import { JoinForm } from './join-form';
 
-export function Providers({ children }: { children: ReactNode }) {
+/** The working form with what it needs (mutation cache, toasts): one chunk, loaded on demand. */
+export default function WaitlistWidget() {
   const [queryClient] = useState(() => new QueryClient());
   return (
     <QueryClientProvider client={queryClient}>
-      {children}
+      <JoinForm />
       <Toaster theme="dark" position="top-center" closeButton richColors />
     </QueryClientProvider>
   );

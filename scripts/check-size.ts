@@ -1,0 +1,53 @@
+/**
+ * The first-load budget (issue: a lean first load), checked on a production build: what the
+ * landing page fetches before any interaction, gzip-compressed (level 9), against the budgets.
+ * Usage: tsx scripts/check-size.ts [dir]   — exits non-zero when over budget.
+ */
+import { readFileSync } from 'node:fs';
+import { dirname, join, posix } from 'node:path';
+import { gzipSync } from 'node:zlib';
+
+const dir = process.argv[2] ?? 'dist';
+const budgets = { js: 85_000, total: 100_000 };
+
+const gzipped = (file: string) => gzipSync(readFileSync(join(dir, file)), { level: 9 }).length;
+
+/** Every file the HTML makes the browser fetch up front, and the static imports of those. */
+function firstLoad(): string[] {
+  const html = readFileSync(join(dir, 'index.html'), 'utf8');
+  const files = new Set(['index.html']);
+  const pending: string[] = [];
+  for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {
+    const rel = /rel="([^"]+)"/.exec(tag)?.[1] ?? 'script';
+    if (!['script', 'stylesheet', 'modulepreload', 'icon'].includes(rel)) continue;
+    const ref = /(?:src|href)="\/([^"]+)"/.exec(tag)?.[1];
+    if (ref) pending.push(ref);
+  }
+  while (pending.length) {
+    const file = pending.pop()!;
+    if (files.has(file)) continue;
+    files.add(file);
+    const text = readFileSync(join(dir, file), 'utf8');
+    const refs = file.endsWith('.js')
+      ? [...text.matchAll(/(?:^|[;}])\s*import\s*(?:[\w${}\s,*]+from\s*)?["'](\.\/[^"']+)["']/g)]
+      : file.endsWith('.css')
+        ? [...text.matchAll(/url\(["']?(?!data:)([^"')]+)["']?\)/g)]
+        : [];
+    for (const [, ref] of refs) pending.push(posix.normalize(join(dirname(file), ref)).replace(/^\//, ''));
+  }
+  return [...files];
+}
+
+const rows = firstLoad().map((file) => ({ file, raw: readFileSync(join(dir, file)).length, gzip: gzipped(file) }));
+const sum = (list: typeof rows) => list.reduce((total, row) => total + row.gzip, 0);
+const js = sum(rows.filter((row) => row.file.endsWith('.js')));
+const total = sum(rows);
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
+console.log(`First load of ${dir}/index.html, before any interaction (gzip -9):`);
+for (const row of rows) console.log(`  ${row.file.padEnd(44)} ${kb(row.raw).padStart(10)} raw ${kb(row.gzip).padStart(10)} gzip`);
+console.log(`  JavaScript: ${kb(js)} of ${kb(budgets.js)}   everything: ${kb(total)} of ${kb(budgets.total)}`);
+if (js > budgets.js || total > budgets.total) {
+  console.error('Over the first-load budget.');
+  process.exit(1);
+}

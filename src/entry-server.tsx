@@ -1,0 +1,16 @@
+import { StrictMode } from 'react';
+import { prerender } from 'react-dom/static';
+import { StaticRouter } from 'react-router-dom';
+import { App, pageFor } from './app/app';
+
+/** Renders a path to HTML at build time, waiting for every lazy part (scripts/build.ts). */
+export async function render(path: string) {
+  const { prelude } = await prerender(
+    <StrictMode>
+      <StaticRouter location={path}>
+        <App />
+      </StaticRouter>
+    </StrictMode>,
+  );
+  return { page: pageFor(path), html: await new Response(prelude).text() };
+}
