@@ -1,7 +1,7 @@
 /**
  * Serves a built site the way a static host or CDN would: the `_headers` file applied,
- * gzip for text, unknown paths answered with index.html (single-page fallback), but a
- * missing file (a path with an extension, e.g. /assets/old-chunk.js) answered with 404.
+ * gzip for text, unknown paths answered with the build's 404.html and status 404 (as
+ * Cloudflare Pages and GitHub Pages do); without one, index.html (single-page fallback).
  * Usage: tsx scripts/serve.ts <dir> [port]   (port 0: any free one; the log line tells which)
  */
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
@@ -46,9 +46,11 @@ function fileFor(pathname: string): { file: string; status: number } | undefined
   const candidate = join(dir, normalize(decoded).replace(/^(\.\.[/\\])+/, ''));
   if (isFile(candidate)) return { file: candidate, status: 200 };
   if (isFile(join(candidate, 'index.html'))) return { file: join(candidate, 'index.html'), status: 200 };
-  if (!extname(decoded)) return { file: join(dir, 'index.html'), status: 200 };
+  // Like Cloudflare Pages and GitHub Pages: the build's 404.html when it has one.
   const notFound = join(dir, '404.html');
-  return { file: isFile(notFound) ? notFound : '', status: 404 };
+  if (isFile(notFound)) return { file: notFound, status: 404 };
+  if (!extname(decoded)) return { file: join(dir, 'index.html'), status: 200 };
+  return { file: '', status: 404 };
 }
 
 const server = createServer((request, response) => {

@@ -1,0 +1,53 @@
+import { messages } from '../src/features/waitlist/messages';
+import { emailField, expect, submitButton, test, toast } from './fixtures';
+
+test.describe('with JavaScript disabled', () => {
+  test.use({ javaScriptEnabled: false });
+
+  test('the landing page is all there, prerendered', async ({ page }) => {
+    await page.goto('/');
+    await expect(page.getByRole('heading', { level: 1, name: 'COMING SOON' })).toBeVisible();
+    await expect(page.getByText('TO CHANGE THE INDUSTRY', { exact: true })).toBeVisible();
+    await expect(page.getByText(/zero tolerance for breaches/)).toBeVisible();
+    await expect(emailField(page)).toBeVisible();
+    await expect(page.getByPlaceholder('Enter your email address')).toBeVisible();
+    await expect(page.getByText('Early access • Priority notifications • Exclusive updates')).toBeVisible();
+    for (const status of ['DEFENSE SYSTEMS ONLINE', 'THREAT MONITORING ACTIVE', 'LAUNCH IMMINENT']) {
+      await expect(page.getByText(status, { exact: true })).toBeVisible();
+    }
+    // Nothing can be sent without the page's code; the address never lands in a URL.
+    await expect(submitButton(page)).toBeDisabled();
+  });
+
+  test('an unknown path shows the prerendered not-found page', async ({ page }) => {
+    await page.goto('/no/such/page');
+    await expect(page.getByText('Oops! Page not found', { exact: true })).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
+  });
+});
+
+test('the page hydrates without an error', async ({ page }) => {
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  await page.goto('/');
+  await page.mouse.move(10, 10);
+  await expect(submitButton(page)).toBeEnabled();
+  expect(problems).toEqual([]);
+});
+
+test('what is typed before the scripts arrive is kept, and can be sent', async ({ page }) => {
+  let release!: () => void;
+  const scriptsHeld = new Promise<void>((resolve) => (release = resolve));
+  await page.route('**/assets/*.js', async (route) => {
+    await scriptsHeld;
+    await route.fallback();
+  });
+  await page.goto('/', { waitUntil: 'commit' });
+  await emailField(page).pressSequentially('early@example.com');
+  release();
+  await expect(submitButton(page)).toBeEnabled();
+  await expect(emailField(page)).toHaveValue('early@example.com');
+  await submitButton(page).click();
+  await expect(toast(page, messages.added)).toBeVisible();
+});
