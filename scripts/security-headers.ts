@@ -2,7 +2,7 @@
  * The site's security headers, and the `_headers` file (Netlify, Cloudflare Pages) that
  * carries them. docs/nginx.conf repeats them for nginx.
  */
-import { sonnerStyleHash } from './sonner-style-hash.ts';
+import { cspHash, sonnerStyleHash } from './sonner-style-hash.ts';
 
 /**
  * Powerful features the page never uses. Only names Chromium 156 recognizes: an unknown one
@@ -43,13 +43,18 @@ export const deniedFeatures = [
   'xr-spatial-tracking',
 ];
 
-export function contentSecurityPolicy(supabaseOrigin: string): string {
+/**
+ * `inlineStyles`: the text of each <style> element the built HTML carries (e.g. inlined
+ * critical CSS), allowed by hash.
+ */
+export function contentSecurityPolicy(supabaseOrigin: string, inlineStyles: string[] = []): string {
   const origin = new URL(supabaseOrigin).origin;
+  const styleHashes = [cspHash(''), sonnerStyleHash(), ...inlineStyles.map(cspHash)].map((hash) => `'${hash}'`);
   return [
     "default-src 'self'",
     "script-src 'self'",
-    // sonner's runtime <style>, appended empty and then filled: both states by hash, nothing else.
-    `style-src 'self' '${sonnerStyleHash('')}' '${sonnerStyleHash()}'`,
+    // sonner's runtime <style> is appended empty, then filled: both states by hash, nothing else.
+    `style-src 'self' ${[...new Set(styleHashes)].join(' ')}`,
     // style="" in prerendered markup (after hydration React sets styles through the CSSOM).
     "style-src-attr 'unsafe-inline'",
     "img-src 'self' data:",
@@ -65,9 +70,9 @@ export function contentSecurityPolicy(supabaseOrigin: string): string {
   ].join('; ');
 }
 
-export function securityHeaders(supabaseOrigin: string): [string, string][] {
+export function securityHeaders(supabaseOrigin: string, inlineStyles: string[] = []): [string, string][] {
   return [
-    ['Content-Security-Policy', contentSecurityPolicy(supabaseOrigin)],
+    ['Content-Security-Policy', contentSecurityPolicy(supabaseOrigin, inlineStyles)],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
     ['Permissions-Policy', deniedFeatures.map((feature) => `${feature}=()`).join(', ')],
@@ -78,11 +83,11 @@ export function securityHeaders(supabaseOrigin: string): [string, string][] {
 }
 
 /** Hashed file names under /assets/ never change content; HTML keeps the host's revalidation. */
-export function renderHeadersFile(supabaseOrigin: string): string {
+export function renderHeadersFile(supabaseOrigin: string, inlineStyles: string[] = []): string {
   const block = (pattern: string, headers: [string, string][]) =>
     [pattern, ...headers.map(([name, value]) => `  ${name}: ${value}`)].join('\n');
   return [
-    block('/*', securityHeaders(supabaseOrigin)),
+    block('/*', securityHeaders(supabaseOrigin, inlineStyles)),
     block('/assets/*', [['Cache-Control', 'public, max-age=31536000, immutable']]),
   ].join('\n\n') + '\n';
 }

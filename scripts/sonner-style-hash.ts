@@ -23,7 +23,12 @@ export function sonnerCss(modulePath = fileURLToPath(import.meta.resolve('sonner
   return css;
 }
 
-/** The CSP source expression for sonner's <style> element, e.g. 'sha256-…' without quotes. */
+/** A CSP hash source for an inline <style> text, e.g. sha256-… (put it in single quotes). */
+export function cspHash(text: string): string {
+  return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
+}
+
+/** The hash source for sonner's <style> element. */
 export function sonnerStyleHash(css = sonnerCss()): string {
-  return `sha256-${createHash('sha256').update(css, 'utf8').digest('base64')}`;
+  return cspHash(css);
 }
