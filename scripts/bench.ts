@@ -1,0 +1,105 @@
+/**
+ * Lighthouse benchmark of the production build: builds (unless --no-build), serves dist/ with
+ * scripts/serve.ts on a free loopback port, runs Lighthouse --runs times (default 3) and prints
+ * the medians beside the targets. Writes bench/lighthouse-summary.json, raw reports to
+ * bench/run-N.report.json (git-ignored). Asserts nothing; exits 1 only if a step fails.
+ * Usage: npx tsx scripts/bench.ts [--no-build] [--dir dist] [--runs 3]
+ */
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { runLighthouse, type Figures, type Run } from './bench/lighthouse-run.ts';
+import { medians, table } from './bench/report.ts';
+
+const root = fileURLToPath(new URL('..', import.meta.url));
+const { values } = parseArgs({
+  options: {
+    'no-build': { type: 'boolean', default: false },
+    dir: { type: 'string', default: 'dist' },
+    runs: { type: 'string', default: '3' },
+  },
+});
+const runs = Number(values.runs);
+const dir = resolve(root, values.dir);
+const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+const benchEnv = {
+  VITE_SUPABASE_URL: 'https://bench-project.supabase.co',
+  VITE_SUPABASE_PUBLISHABLE_KEY: 'bench-publishable-key',
+};
+
+function build() {
+  console.log(`Building with VITE_SUPABASE_URL=${benchEnv.VITE_SUPABASE_URL}`);
+  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, ...benchEnv } });
+  if (result.status !== 0) throw new Error(`npm run build failed (${result.error?.message ?? `exit ${result.status}`})`);
+}
+
+/** Starts scripts/serve.ts on port 0 and resolves with the URL it reports. */
+function serve(): Promise<{ url: string; stop: () => void }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/serve.ts'), dir, '0'], {
+    cwd: root,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const stop = () => void (child.exitCode === null && child.kill());
+  process.once('exit', stop);
+  return new Promise((resolved, failed) => {
+    let output = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+      const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
+      if (url) resolved({ url: `${url}/`, stop });
+    });
+    child.once('error', failed);
+    child.once('exit', (code) => failed(new Error(`scripts/serve.ts exited (${code}) before serving`)));
+  });
+}
+
+async function main() {
+  if (!Number.isInteger(runs) || runs < 1) throw new Error(`--runs must be a positive integer, not ${values.runs}`);
+  if (!values['no-build']) build();
+  const server = await serve();
+  const done: Run[] = [];
+  try {
+    mkdirSync(join(root, 'bench'), { recursive: true });
+    for (let index = 1; index <= runs; index++) {
+      process.stdout.write(`Lighthouse run ${index}/${runs} on ${server.url} … `);
+      const run = await runLighthouse(server.url, chromePath);
+      writeFileSync(join(root, `bench/run-${index}.report.json`), JSON.stringify(run.lhr));
+      console.log(`performance ${run.figures.performance}, LCP ${Math.round(run.figures.lcp)} ms`);
+      done.push(run);
+    }
+  } finally {
+    server.stop();
+  }
+
+  const median: Figures = medians(done.map((run) => run.figures));
+  const { lighthouse, chromium } = done[0];
+  console.log(`\nLighthouse ${lighthouse}, Chromium ${chromium}, mobile preset, simulated throttling, ${runs} runs`);
+  console.log(table(done.map((run) => run.figures), median));
+  const costs = [...new Map(done.flatMap((run) => run.costs).map((cost) => [`${cost.category} ${cost.id}`, cost])).values()];
+  if (costs.length) {
+    console.log('\nAudits that cost points (in any run):');
+    for (const cost of costs) console.log(`  ${cost.category}: ${cost.id} — ${cost.title}${cost.detail ? ` (${cost.detail})` : ''}`);
+  }
+  const summary = {
+    date: new Date().toISOString(),
+    lighthouse,
+    chromium,
+    settings: { preset: 'mobile', throttling: 'simulated', supabase: benchEnv.VITE_SUPABASE_URL, dir: values.dir },
+    medians: median,
+    runs: done.map((run) => run.figures),
+    costs,
+  };
+  writeFileSync(join(root, 'bench/lighthouse-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  console.log('\nWrote bench/lighthouse-summary.json');
+}
+
+process.once('SIGINT', () => process.exit(130));
+process.once('SIGTERM', () => process.exit(143));
+try {
+  await main();
+} catch (error) {
+  console.error(`\nbench: ${error instanceof Error ? error.message : String(error)}`);
+  process.exitCode = 1;
+}
