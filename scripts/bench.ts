@@ -35,6 +35,14 @@ function build() {
   if (result.status !== 0) throw new Error(`npm run build failed (${result.error?.message ?? `exit ${result.status}`})`);
 }
 
+/** The commit measured, "+dirty" with uncommitted changes (the build includes them). */
+function source(): string {
+  const git = (...args: string[]) => spawnSync('git', args, { cwd: root, encoding: 'utf8' });
+  const commit = git('rev-parse', '--short', 'HEAD');
+  if (commit.status !== 0) return 'unknown';
+  return `${commit.stdout.trim()}${git('status', '--porcelain', '--untracked-files=no').stdout.trim() ? '+dirty' : ''}`;
+}
+
 /** Starts scripts/serve.ts on port 0 and resolves with the URL it reports. */
 function serve(): Promise<{ url: string; stop: () => void }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/serve.ts'), dir, '0'], {
@@ -84,6 +92,7 @@ async function main() {
   }
   const summary = {
     date: new Date().toISOString(),
+    source: source(),
     lighthouse,
     chromium,
     settings: { preset: 'mobile', throttling: 'simulated', supabase: benchEnv.VITE_SUPABASE_URL, dir: values.dir },
