@@ -62,7 +62,7 @@ begin
   where ctid = any (array(
     select ctid from private.signup_attempts
     where attempted_at <= now() - quota.per
-    limit 100 for update skip locked));
+    order by attempted_at limit 100 for update skip locked));
 
   if (select count(*) from private.signup_attempts a
       where a.client = origin and a.attempted_at > now() - quota.per) >= quota.max_signups then
