@@ -3,6 +3,7 @@
  * migration in order, then the seed.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SUPERUSER, type Cluster } from './cluster';
@@ -33,13 +34,13 @@ const supabaseRoles = `
 const createDatabase = (locale: string) =>
   `create database ${DATABASE} owner postgres encoding 'UTF8' locale '${locale}' template template0`;
 
-export function migrationFiles(): string[] {
-  return readdirSync(`${SUPABASE_DIR}/migrations`)
+function migrationFiles(): string[] {
+  return readdirSync(join(SUPABASE_DIR, 'migrations'))
     .filter((name) => name.endsWith('.sql'))
     .sort();
 }
 
-export function checkMigrationNames(names: string[]): void {
+function checkMigrationNames(names: string[]): void {
   const bad = names.filter((name) => !MIGRATION_NAME.test(name));
   if (bad.length) throw new Error(`Not <UTC timestamp>_<name>.sql: ${bad.join(', ')}`);
 }
@@ -71,8 +72,8 @@ export async function createWaitlistDatabase(cluster: Cluster): Promise<Connecti
     await owner.query('grant usage on schema public to anon, authenticated, service_role');
     const names = migrationFiles();
     checkMigrationNames(names);
-    for (const name of names) await runFile(owner, `${SUPABASE_DIR}/migrations/${name}`);
-    await runFile(owner, `${SUPABASE_DIR}/seed.sql`);
+    for (const name of names) await runFile(owner, join(SUPABASE_DIR, 'migrations', name));
+    await runFile(owner, join(SUPABASE_DIR, 'seed.sql'));
   } finally {
     await owner.end();
   }
