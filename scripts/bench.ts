@@ -72,7 +72,11 @@ async function main() {
     mkdirSync(join(root, 'bench'), { recursive: true });
     for (let index = 1; index <= runs; index++) {
       process.stdout.write(`Lighthouse run ${index}/${runs} on ${server.url} … `);
-      const run = await runLighthouse(server.url, chromePath);
+      const run = await runLighthouse(server.url, chromePath).catch((error: unknown) => {
+        // Lighthouse sometimes loses the trace on a busy machine (NO_NAVSTART, NO_FCP): one retry.
+        console.log(`failed (${error instanceof Error ? error.message : String(error)}), retrying … `);
+        return runLighthouse(server.url, chromePath);
+      });
       writeFileSync(join(root, `bench/run-${index}.report.json`), JSON.stringify(run.lhr));
       console.log(`performance ${run.figures.performance}, LCP ${Math.round(run.figures.lcp)} ms`);
       done.push(run);
