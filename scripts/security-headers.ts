@@ -2,7 +2,7 @@
  * The site's security headers, and the `_headers` file (Netlify, Cloudflare Pages) that
  * carries them. docs/nginx.conf repeats them for nginx.
  */
-import { cspHash, sonnerStyleHash } from './sonner-style-hash.ts';
+import { cspHash, sonnerCss } from './sonner-style-hash.ts';
 
 /**
  * Powerful features the page never uses. Only names Chromium 156 recognizes: an unknown one
@@ -44,19 +44,23 @@ export const deniedFeatures = [
 ];
 
 /**
- * `inlineStyles`: the text of each <style> element the built HTML carries (e.g. inlined
- * critical CSS), allowed by hash.
+ * The texts of the inline <style> and <script> elements the built HTML carries (e.g. inlined
+ * critical CSS, a bootstrap script): each is allowed by its hash, nothing else inline.
+ * `styleAttributes: false` once the prerendered markup has no style="" left.
  */
-export function contentSecurityPolicy(supabaseOrigin: string, inlineStyles: string[] = []): string {
+export type Inline = { styles?: string[]; scripts?: string[]; styleAttributes?: boolean };
+
+const sources = (texts: string[]) => [...new Set(texts.map((text) => ` '${cspHash(text)}'`))].join('');
+
+export function contentSecurityPolicy(supabaseOrigin: string, inline: Inline = {}): string {
   const origin = new URL(supabaseOrigin).origin;
-  const styleHashes = [cspHash(''), sonnerStyleHash(), ...inlineStyles.map(cspHash)].map((hash) => `'${hash}'`);
   return [
     "default-src 'self'",
-    "script-src 'self'",
-    // sonner's runtime <style> is appended empty, then filled: both states by hash, nothing else.
-    `style-src 'self' ${[...new Set(styleHashes)].join(' ')}`,
+    `script-src 'self'${sources(inline.scripts ?? [])}`,
+    // sonner's runtime <style> is appended empty, then filled: both states by hash.
+    `style-src 'self'${sources(['', sonnerCss(), ...(inline.styles ?? [])])}`,
     // style="" in prerendered markup (after hydration React sets styles through the CSSOM).
-    "style-src-attr 'unsafe-inline'",
+    ...(inline.styleAttributes === false ? [] : ["style-src-attr 'unsafe-inline'"]),
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self' ${origin}`,
@@ -70,9 +74,9 @@ export function contentSecurityPolicy(supabaseOrigin: string, inlineStyles: stri
   ].join('; ');
 }
 
-export function securityHeaders(supabaseOrigin: string, inlineStyles: string[] = []): [string, string][] {
+export function securityHeaders(supabaseOrigin: string, inline: Inline = {}): [string, string][] {
   return [
-    ['Content-Security-Policy', contentSecurityPolicy(supabaseOrigin, inlineStyles)],
+    ['Content-Security-Policy', contentSecurityPolicy(supabaseOrigin, inline)],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
     ['Permissions-Policy', deniedFeatures.map((feature) => `${feature}=()`).join(', ')],
@@ -83,11 +87,11 @@ export function securityHeaders(supabaseOrigin: string, inlineStyles: string[] =
 }
 
 /** Hashed file names under /assets/ never change content; HTML keeps the host's revalidation. */
-export function renderHeadersFile(supabaseOrigin: string, inlineStyles: string[] = []): string {
+export function renderHeadersFile(supabaseOrigin: string, inline: Inline = {}): string {
   const block = (pattern: string, headers: [string, string][]) =>
     [pattern, ...headers.map(([name, value]) => `  ${name}: ${value}`)].join('\n');
   return [
-    block('/*', securityHeaders(supabaseOrigin, inlineStyles)),
+    block('/*', securityHeaders(supabaseOrigin, inline)),
     block('/assets/*', [['Cache-Control', 'public, max-age=31536000, immutable']]),
   ].join('\n\n') + '\n';
 }

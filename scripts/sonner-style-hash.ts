@@ -23,12 +23,7 @@ export function sonnerCss(modulePath = fileURLToPath(import.meta.resolve('sonner
   return css;
 }
 
-/** A CSP hash source for an inline <style> text, e.g. sha256-… (put it in single quotes). */
+/** A CSP hash source for an inline <style> or <script> text: sha256-… (to be single-quoted). */
 export function cspHash(text: string): string {
   return `sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}`;
-}
-
-/** The hash source for sonner's <style> element. */
-export function sonnerStyleHash(css = sonnerCss()): string {
-  return cspHash(css);
 }
