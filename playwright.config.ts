@@ -1,9 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumPath } from './e2e/browser';
+import { E2E_SUPABASE_URL } from './e2e/e2e-backend';
 import type { MockLayer } from './e2e/fixtures';
-
-/** The production build is tested against this (fake) Supabase origin, intercepted in the test. */
-export const E2E_SUPABASE_URL = 'https://waitlist-e2e.supabase.co';
 const DEV_PORT = 5173;
 const BUILD_PORT = 4173;
 

@@ -9,6 +9,7 @@ export type MockLayer = 'worker' | 'playwright';
 
 type Fixtures = {
   mockLayer: MockLayer;
+  noCspViolations: void;
   network: NetworkFixture | undefined;
   waitingListRequests: Request[];
 };
@@ -23,6 +24,24 @@ export const test = base.extend<Fixtures>({
       await network.enable();
       await use(network);
       await network.disable();
+    },
+    { auto: true },
+  ],
+  // Every test fails on a Content-Security-Policy violation (the build is served with its CSP).
+  noCspViolations: [
+    async ({ page }, use) => {
+      const violations: string[] = [];
+      page.on('console', (message) => /Content Security Policy/i.test(message.text()) && violations.push(message.text()));
+      await page.exposeFunction('reportCspViolation', (violation: string) => violations.push(violation));
+      await page.addInitScript(() =>
+        document.addEventListener('securitypolicyviolation', (event) =>
+          (window as unknown as { reportCspViolation: (v: string) => void }).reportCspViolation(
+            `${event.violatedDirective} blocked ${event.blockedURI || 'inline'}`,
+          ),
+        ),
+      );
+      await use();
+      expect(violations, 'Content-Security-Policy violations').toEqual([]);
     },
     { auto: true },
   ],

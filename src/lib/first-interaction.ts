@@ -1,11 +1,12 @@
 const events = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown', 'input'] as const;
 
-/**
- * Calls `then` once, on the visitor's first pointer, touch, focus or key on the page, or at
- * once if they got there before this code did (something already has focus).
- */
+/** Whether the visitor got there before this code did: the pointer is on the page, or focus is in it. */
+const alreadyThere = () =>
+  document.querySelector(':hover') !== null || (document.activeElement !== null && document.activeElement !== document.body);
+
+/** Calls `then` once, on the visitor's first pointer, touch, focus or key on the page. */
 export function onFirstInteraction(then: () => void) {
-  if (document.activeElement && document.activeElement !== document.body) return then();
+  if (alreadyThere()) return then();
   const fire = () => {
     for (const event of events) removeEventListener(event, fire, true);
     then();
