@@ -11,8 +11,8 @@ const lines = [
 export function TerminalIntro() {
   return (
     <div className={styles.terminal} aria-label="System console" role="group">
-      {lines.map((line, index) => (
-        <p key={line} className={styles.line} style={{ animationDelay: `${index * 180}ms` }}>
+      {lines.map((line) => (
+        <p key={line} className={styles.line}>
           {line}
         </p>
       ))}
