@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, loadEnv } from 'vite';
-import { deferScripts, inlineStylesheets } from './build-html.ts';
+import { deferScripts, inlineStylesheets, inlineSvgFavicon } from './build-html.ts';
 import { renderHeadersFile } from './security-headers.ts';
 
 const { values } = parseArgs({ options: { outDir: { type: 'string', default: 'dist' } } });
@@ -33,7 +33,7 @@ await build({ build: { outDir, emptyOutDir: true } });
 
 const inlined = inlineStylesheets(readFileSync(join(outDir, 'index.html'), 'utf8'), outDir);
 const { styles } = inlined;
-const template = deferScripts(inlined.html, outDir);
+const template = deferScripts(inlineSvgFavicon(inlined.html, outDir), outDir);
 
 const pages = [
   { file: 'index.html', path: '/', head: (html: string) => html },
