@@ -45,9 +45,10 @@ test('the cursor after the subline toggles visible/hidden every ~1000 ms', async
     return times;
   });
   expect(flips.length).toBeGreaterThanOrEqual(3);
-  for (let i = 1; i < flips.length; i++) {
-    expect(Math.abs(flips[i] - flips[i - 1] - 1000)).toBeLessThan(120);
-  }
+  // The mean interval: a busy frame that delays noticing one flip shortens the next interval.
+  const interval = (flips.at(-1)! - flips[0]) / (flips.length - 1);
+  expect(interval).toBeGreaterThan(950);
+  expect(interval).toBeLessThan(1050);
 });
 
 test.describe('with reduced motion', () => {
@@ -63,14 +64,19 @@ test.describe('with reduced motion', () => {
   });
 });
 
-test.describe('on a 360 px phone', () => {
-  test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+for (const [device, viewport, mobile] of [
+  ['a 360 px phone', { width: 360, height: 740 }, true],
+  ['a 1440 px desktop', { width: 1440, height: 900 }, false],
+] as const) {
+  test.describe(`on ${device}`, () => {
+    test.use({ viewport, isMobile: mobile, hasTouch: mobile });
 
-  test('everything fits without sideways scrolling', async ({ page }) => {
-    await openLanding(page);
-    await expect(page.getByRole('heading', { name: 'COMING SOON' })).toBeInViewport();
-    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
-    expect(overflow).toBeLessThanOrEqual(0);
-    await expect(page.getByRole('button', { name: 'JOIN WAITING LIST' })).toBeVisible();
+    test('everything fits without sideways scrolling', async ({ page }) => {
+      await openLanding(page);
+      await expect(page.getByRole('heading', { name: 'COMING SOON' })).toBeInViewport();
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow).toBeLessThanOrEqual(0);
+      await expect(page.getByRole('button', { name: 'JOIN WAITING LIST' })).toBeVisible();
+    });
   });
-});
+}
