@@ -14,12 +14,12 @@ export function JoinForm() {
   const input = useRef<HTMLInputElement>(null);
   const hydrated = useHydrated();
   const join = useJoinWaitingList();
+  const sending = join.isPending;
 
   // The visitor is here to submit: fetch the backend client now rather than on click.
   useEffect(() => void loadSupabase(), []);
 
   // The disabled field lost focus while sending; give it back once the answer is in.
-  const sending = join.isPending;
   const sent = useRef(false);
   useEffect(() => {
     if (sending) sent.current = true;
@@ -28,7 +28,7 @@ export function JoinForm() {
 
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (join.isPending) return;
+    if (sending) return;
     const check = checkEmail(email);
     setInvalid(!check.ok);
     if (!check.ok) {
@@ -47,7 +47,7 @@ export function JoinForm() {
         setInvalid(false);
       }}
       onSubmit={submit}
-      submitting={join.isPending}
+      submitting={sending}
       canSubmit={hydrated}
       invalid={invalid}
       inputRef={input}
