@@ -26,10 +26,11 @@ test.describe('with JavaScript disabled', () => {
   });
 });
 
-test('the page hydrates without an error', async ({ page }) => {
+test('the page loads and hydrates without an error or a warning', async ({ page }) => {
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
-  page.on('console', (message) => message.type() === 'error' && problems.push(message.text()));
+  // Warnings too: the browser warns of a header it does not understand (e.g. a Permissions-Policy feature).
+  page.on('console', (message) => ['error', 'warning'].includes(message.type()) && problems.push(message.text()));
   await page.goto('/');
   await page.mouse.move(10, 10);
   await expect(submitButton(page)).toBeEnabled();

@@ -63,5 +63,5 @@ try {
   rmSync(ssrDir, { recursive: true, force: true });
 }
 
-writeFileSync(join(outDir, '_headers'), renderHeadersFile(env.VITE_SUPABASE_URL, { styles, styleAttributes: false }));
+writeFileSync(join(outDir, '_headers'), renderHeadersFile(env.VITE_SUPABASE_URL, { styles }));
 console.log(`_headers: connect-src allows ${new URL(env.VITE_SUPABASE_URL).origin}; ${styles.length} inlined stylesheet(s) allowed by hash`);

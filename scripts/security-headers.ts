@@ -6,7 +6,7 @@ import { cspHash, sonnerCss } from './sonner-style-hash.ts';
 
 /**
  * Powerful features the page never uses. Only names Chromium 156 recognizes: an unknown one
- * logs a console warning (scripts/check-headers.ts). Not on Linux builds: bluetooth, web-share.
+ * logs a console error (the e2e build tests fail on any). Not on Linux builds: bluetooth, web-share.
  */
 export const deniedFeatures = [
   'accelerometer',
@@ -44,11 +44,10 @@ export const deniedFeatures = [
 ];
 
 /**
- * The texts of the inline <style> and <script> elements the built HTML carries (e.g. inlined
- * critical CSS, a bootstrap script): each is allowed by its hash, nothing else inline.
- * `styleAttributes: false` once the prerendered markup has no style="" left.
+ * The texts of the <style> elements the built HTML carries (its inlined stylesheets): each is
+ * allowed by its hash. No inline script, no style="" attribute is ever allowed.
  */
-export type Inline = { styles?: string[]; scripts?: string[]; styleAttributes?: boolean };
+export type Inline = { styles?: string[] };
 
 const sources = (texts: string[]) => [...new Set(texts.map((text) => ` '${cspHash(text)}'`))].join('');
 
@@ -56,11 +55,9 @@ export function contentSecurityPolicy(supabaseOrigin: string, inline: Inline = {
   const origin = new URL(supabaseOrigin).origin;
   return [
     "default-src 'self'",
-    `script-src 'self'${sources(inline.scripts ?? [])}`,
+    "script-src 'self'",
     // sonner's runtime <style> is appended empty, then filled: both states by hash.
     `style-src 'self'${sources(['', sonnerCss(), ...(inline.styles ?? [])])}`,
-    // style="" in prerendered markup (after hydration React sets styles through the CSSOM).
-    ...(inline.styleAttributes === false ? [] : ["style-src-attr 'unsafe-inline'"]),
     "img-src 'self' data:",
     "font-src 'self'",
     `connect-src 'self' ${origin}`,
