@@ -19,7 +19,7 @@ export const magicAddresses = {
   flaky: 'flaky@example.com',
 } as const;
 
-export const SLOW_DELAY_MS = 3000;
+const SLOW_DELAY_MS = 3000;
 
 const badGatewayPage =
   '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>';

@@ -8,7 +8,7 @@ import { cspHash, sonnerCss } from './sonner-style-hash.ts';
  * Powerful features the page never uses. Only names Chromium 156 recognizes: an unknown one
  * logs a console error (the e2e build tests fail on any). Not on Linux builds: bluetooth, web-share.
  */
-export const deniedFeatures = [
+const deniedFeatures = [
   'accelerometer',
   'autoplay',
   'browsing-topics',
@@ -51,7 +51,7 @@ export type Inline = { styles?: string[] };
 
 const sources = (texts: string[]) => [...new Set(texts.map((text) => ` '${cspHash(text)}'`))].join('');
 
-export function contentSecurityPolicy(supabaseOrigin: string, inline: Inline = {}): string {
+function contentSecurityPolicy(supabaseOrigin: string, inline: Inline = {}): string {
   const origin = new URL(supabaseOrigin).origin;
   return [
     "default-src 'self'",
@@ -71,7 +71,7 @@ export function contentSecurityPolicy(supabaseOrigin: string, inline: Inline = {
   ].join('; ');
 }
 
-export function securityHeaders(supabaseOrigin: string, inline: Inline = {}): [string, string][] {
+function securityHeaders(supabaseOrigin: string, inline: Inline = {}): [string, string][] {
   return [
     ['Content-Security-Policy', contentSecurityPolicy(supabaseOrigin, inline)],
     ['X-Content-Type-Options', 'nosniff'],

@@ -28,7 +28,7 @@ function majorVersion(binDir: string): number {
 }
 
 /** initdb and pg_ctl from PATH, else the newest /usr/lib/postgresql/<major>/bin. */
-export function findServerBinaries(): string {
+function findServerBinaries(): string {
   const hasTools = (dir: string) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'));
   const onPath = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir && hasTools(dir));
   const debian = existsSync('/usr/lib/postgresql')

@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { SUPERUSER, type Cluster } from './cluster';
 
-export const DATABASE = 'waitlist';
+const DATABASE = 'waitlist';
 const SUPABASE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const MIGRATION_NAME = /^\d{14}_[a-z0-9_]+\.sql$/;
 

@@ -15,7 +15,7 @@ const byPrefix: [RegExp, number][] = [
   [/^(42883|42P01)$/, 404], [/^42P17$/, 500],
 ];
 
-export function httpStatus(code: string, role: ApiRole): number {
+function httpStatus(code: string, role: ApiRole): number {
   if (code === '42501') return role === 'anon' ? 401 : 403;
   const custom = /^PT(\d{3})$/.exec(code);
   if (custom) return Number(custom[1]);
