@@ -1,6 +1,7 @@
 /**
- * The production build: the client bundle; its stylesheets inlined into the HTML (no
- * render-blocking request) and its modules started after the first paint; every page prerendered into its HTML file (index.html for /,
+ * The production build: the client bundle (its one entry, src/first-script.ts, starts the rest
+ * after the first paint); its stylesheet inlined into the HTML (no render-blocking request);
+ * every page prerendered into its HTML file (index.html for /,
  * 404.html for hosts that serve one); the `_headers` file with the Content-Security-Policy
  * for the configured Supabase origin and the inlined styles' hashes.
  * Usage: tsx scripts/build.ts [--outDir dist]
@@ -10,7 +11,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
 import { build, loadEnv } from 'vite';
-import { deferScripts, inlineStylesheets, inlineSvgFavicon } from './build-html.ts';
+import { inlineStylesheets, inlineSvgFavicon } from './build-html.ts';
 import { renderHeadersFile } from './security-headers.ts';
 
 const { values } = parseArgs({ options: { outDir: { type: 'string', default: 'dist' } } });
@@ -33,7 +34,7 @@ await build({ build: { outDir, emptyOutDir: true } });
 
 const inlined = inlineStylesheets(readFileSync(join(outDir, 'index.html'), 'utf8'), outDir);
 const { styles } = inlined;
-const template = deferScripts(inlineSvgFavicon(inlined.html, outDir), outDir);
+const template = inlineSvgFavicon(inlined.html, outDir);
 
 const pages = [
   { file: 'index.html', path: '/', head: (html: string) => html },

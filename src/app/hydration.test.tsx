@@ -1,8 +1,11 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { execFileSync } from 'node:child_process';
 import { StrictMode } from 'react';
-import { hydrateRoot } from 'react-dom/client';
+import { hydrateRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router-dom';
+import { holdEarlySubmits } from '../features/waitlist/early-submit';
+import { messages } from '../features/waitlist/messages';
+import { recordWaitingListRequests } from '../test/waiting-list-requests';
 import { App } from './app';
 
 const outDir = 'build/hydration-test';
@@ -18,20 +21,17 @@ beforeAll(() => {
   execFileSync('npx', ['vite', 'build', '--ssr', 'src/entry-server.tsx', '--outDir', outDir, '--logLevel', 'error']);
 }, 60_000);
 
-describe.each([
-  ['/', 'landing'],
-  ['/missing', 'not-found'],
-])('the prerendered %s', (path, page) => {
-  it(`holds the ${page} page and hydrates without a warning`, async () => {
-    const prerendered = prerender(path);
-    expect(prerendered.page).toBe(page);
-    const container = document.createElement('div');
-    container.innerHTML = prerendered.html;
-    document.body.append(container);
-    const problems = vi.spyOn(console, 'error').mockImplementation(() => {});
-    const recovered: unknown[] = [];
-
-    hydrateRoot(
+/** Puts the prerendered page in the document and hydrates it as the browser does; collects what React complains of. */
+function hydratePrerendered(path: string) {
+  const prerendered = prerender(path);
+  const container = document.createElement('div');
+  container.innerHTML = prerendered.html;
+  document.body.append(container);
+  const problems = vi.spyOn(console, 'error').mockImplementation(() => {});
+  const recovered: unknown[] = [];
+  let root: Root | undefined;
+  const hydrate = () =>
+    (root = hydrateRoot(
       container,
       <StrictMode>
         <MemoryRouter initialEntries={[path]}>
@@ -39,18 +39,56 @@ describe.each([
         </MemoryRouter>
       </StrictMode>,
       { onRecoverableError: (error) => recovered.push(error) },
-    );
+    ));
+  const remove = () => {
+    act(() => root?.unmount());
+    container.remove();
+  };
+  const complaints = () => [
+    ...problems.mock.calls.map((call) => call.map(String).join(' ')).filter((message) => !message.includes('404 Error')),
+    ...recovered,
+  ];
+  return { page: prerendered.page, problems, hydrate, complaints, remove };
+}
+
+describe.each([
+  ['/', 'landing'],
+  ['/missing', 'not-found'],
+])('the prerendered %s', (path, page) => {
+  it(`holds the ${page} page and hydrates without a warning`, async () => {
+    const prerendered = hydratePrerendered(path);
+    expect(prerendered.page).toBe(page);
+    prerendered.hydrate();
     if (page === 'landing') {
       // The form's code arrives on the first interaction, and then hydrates.
       document.dispatchEvent(new Event('pointerover'));
       await waitFor(() => expect(screen.getByRole('button', { name: 'JOIN WAITING LIST' })).toBeEnabled());
     } else {
-      await waitFor(() => expect(problems).toHaveBeenCalledWith(expect.stringContaining('404 Error'), path));
+      await waitFor(() => expect(prerendered.problems).toHaveBeenCalledWith(expect.stringContaining('404 Error'), path));
     }
-
-    const warnings = problems.mock.calls.map((call) => call.map(String).join(" ")).filter((message) => !message.includes('404 Error'));
-    expect(warnings).toEqual([]);
-    expect(recovered).toEqual([]);
-    container.remove();
+    expect(prerendered.complaints()).toEqual([]);
+    prerendered.remove();
   });
+});
+
+it('hydrates over a submit the first script held, and carries it out once', async () => {
+  const requests = recordWaitingListRequests();
+  const prerendered = hydratePrerendered('/');
+  holdEarlySubmits();
+  const field = screen.getByRole<HTMLInputElement>('textbox', { name: 'Email address' });
+  field.value = 'early@example.com';
+  field.form!.requestSubmit();
+  field.form!.requestSubmit();
+  expect(screen.getByRole('button', { name: 'SECURING ACCESS...' })).toBeDisabled();
+
+  prerendered.hydrate();
+  document.dispatchEvent(new Event('pointerover'));
+  const toast = await screen.findByText(messages.added.title);
+  expect(within(toast.closest('[data-sonner-toast]')!).getByText(messages.added.description)).toBeInTheDocument();
+  await waitFor(() => expect(field).toHaveValue(''));
+  expect(screen.getByRole('button', { name: 'JOIN WAITING LIST' })).toBeEnabled();
+  expect(requests).toHaveLength(1);
+  expect(await requests[0].json()).toEqual({ email: 'early@example.com' });
+  expect(prerendered.complaints()).toEqual([]);
+  prerendered.remove();
 });

@@ -1,15 +1,30 @@
 const events = ['pointerover', 'pointerdown', 'touchstart', 'focusin', 'keydown', 'input'] as const;
 
+let interacted = false;
+let watching = false;
+const waiting: (() => void)[] = [];
+
 /** Whether the visitor got there before this code did: the pointer is on the page, or focus is in it. */
 const alreadyThere = () =>
   document.querySelector(':hover') !== null || (document.activeElement !== null && document.activeElement !== document.body);
 
-/** Calls `then` once, on the visitor's first pointer, touch, focus or key on the page. */
+function interact() {
+  if (interacted) return;
+  interacted = true;
+  for (const event of events) removeEventListener(event, interact, true);
+  for (const then of waiting.splice(0)) then();
+}
+
+/**
+ * Calls `then` once the visitor has first pointed, touched, focused or pressed a key on the page
+ * (at once if that already happened). One record for the whole page: the first script starts
+ * it, and code that arrives later learns of an interaction it was not there to see.
+ */
 export function onFirstInteraction(then: () => void) {
-  if (alreadyThere()) return then();
-  const fire = () => {
-    for (const event of events) removeEventListener(event, fire, true);
-    then();
-  };
-  for (const event of events) addEventListener(event, fire, { capture: true, passive: true });
+  if (interacted) return then();
+  waiting.push(then);
+  if (watching) return;
+  watching = true;
+  if (alreadyThere()) return interact();
+  for (const event of events) addEventListener(event, interact, { capture: true, passive: true });
 }

@@ -1,4 +1,6 @@
 import type { FormEvent, Ref } from 'react';
+import { WAITLIST_FORM_ID } from './early-submit';
+import { buttonLabels } from './button-labels';
 import styles from './join-form.module.css';
 
 type Props = {
@@ -7,18 +9,21 @@ type Props = {
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
   /** Sending: input and button disabled, the spinner shown (SPEC §4). */
   submitting?: boolean;
-  /** Until the page runs, the button stays off: a native submission would put the address in the URL. */
-  canSubmit?: boolean;
   invalid?: boolean;
   /** The form's code is still on its way (rendered in the browser, not hydrated): all off. */
   loading?: boolean;
   inputRef?: Ref<HTMLInputElement>;
 };
 
-/** The waiting-list form as the visitor sees it (SPEC §2); the behaviour is join-form.tsx's. */
-export function JoinFormView({ email, onEmailChange, onSubmit, submitting = false, canSubmit = false, invalid = false, loading = false, inputRef }: Props) {
+/**
+ * The waiting-list form as the visitor sees it (SPEC §2); the behaviour is join-form.tsx's.
+ * `method="dialog"` outside a dialog makes a native submission a no-op: without JavaScript
+ * the button does nothing, and the address never reaches a URL, a request or a host's log.
+ * early-submit.ts's showSending() draws the submitting state on this markup: change both together.
+ */
+export function JoinFormView({ email, onEmailChange, onSubmit, submitting = false, invalid = false, loading = false, inputRef }: Props) {
   return (
-    <form className={styles.form} onSubmit={onSubmit} noValidate aria-busy={submitting}>
+    <form id={WAITLIST_FORM_ID} className={styles.form} method="dialog" onSubmit={onSubmit} noValidate aria-busy={submitting}>
       <fieldset className={styles.row} disabled={submitting || loading}>
         <label htmlFor="waitlist-email" className="visually-hidden">
           Email address
@@ -38,15 +43,9 @@ export function JoinFormView({ email, onEmailChange, onSubmit, submitting = fals
           value={email}
           onChange={(event) => onEmailChange?.(event.target.value)}
         />
-        <button className={styles.button} type="submit" disabled={!canSubmit}>
-          {submitting ? (
-            <>
-              <span className={styles.spinner} aria-hidden="true" />
-              SECURING ACCESS...
-            </>
-          ) : (
-            'JOIN WAITING LIST'
-          )}
+        <button className={styles.button} type="submit">
+          <span className={styles.spinner} aria-hidden="true" />
+          {submitting ? buttonLabels.sending : buttonLabels.idle}
         </button>
       </fieldset>
       <p id="waitlist-note" className={styles.note}>

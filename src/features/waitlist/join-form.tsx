@@ -1,5 +1,5 @@
-import { useEffect, useRef, useState, type FormEvent } from 'react';
-import { useHydrated } from '../../lib/use-hydrated';
+import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
+import { connectEarlySubmit, holdingSending } from './early-submit';
 import { checkEmail } from './email';
 import { loadSupabase } from './insert-email';
 import { JoinFormView } from './join-form-view';
@@ -11,10 +11,11 @@ import { useJoinWaitingList } from './use-join-waiting-list';
 export function JoinForm() {
   const [email, setEmail] = useState(readPrerenderedField);
   const [invalid, setInvalid] = useState(false);
+  // A submit held by the first script may already show as sending: start in that state.
+  const [resumingHeldSubmit] = useState(holdingSending);
   const input = useRef<HTMLInputElement>(null);
-  const hydrated = useHydrated();
   const join = useJoinWaitingList();
-  const sending = join.isPending;
+  const sending = join.isPending || (resumingHeldSubmit && join.isIdle);
 
   // The visitor is here to submit: fetch the backend client now rather than on click.
   useEffect(() => void loadSupabase(), []);
@@ -26,10 +27,9 @@ export function JoinForm() {
     else if (sent.current) input.current?.focus();
   }, [sending]);
 
-  function submit(event: FormEvent<HTMLFormElement>) {
-    event.preventDefault();
-    if (sending) return;
-    const check = checkEmail(email);
+  /** SPEC §5's checks, then the one request: every submit, early or late, ends here. */
+  function submitAddress(address: string) {
+    const check = checkEmail(address);
     setInvalid(!check.ok);
     if (!check.ok) {
       notify(check.problem === 'required' ? messages.emailRequired : messages.invalidEmail);
@@ -39,6 +39,16 @@ export function JoinForm() {
     join.mutate(check.email, { onSuccess: (outcome) => outcome === 'added' && setEmail('') });
   }
 
+  // Take over from the first script before the browser can dispatch another event, and carry
+  // out the submit it held, if any.
+  const carryOutHeldSubmit = useEffectEvent(submitAddress);
+  useLayoutEffect(() => connectEarlySubmit(carryOutHeldSubmit), []);
+
+  function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (!sending) submitAddress(email);
+  }
+
   return (
     <JoinFormView
       email={email}
@@ -46,9 +56,8 @@ export function JoinForm() {
         setEmail(value);
         setInvalid(false);
       }}
-      onSubmit={submit}
+      onSubmit={onSubmit}
       submitting={sending}
-      canSubmit={hydrated}
       invalid={invalid}
       inputRef={input}
     />
