@@ -15,7 +15,7 @@ export type PostgrestErrorBody = {
 type Answer = { status: number; body: PostgrestErrorBody };
 
 export const constraintNames = {
-  unique: 'waiting_list_email_lower_key',
+  unique: 'waiting_list_email_key',
   format: 'waiting_list_email_format',
   length: 'waiting_list_email_length',
 };

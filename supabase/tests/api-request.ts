@@ -14,6 +14,8 @@ export type RequestContext = {
   headers?: Record<string, string>;
   /** false: roll back at the end (the statement still ran in full). */
   keep?: boolean;
+  /** PostgREST runs READ COMMITTED; a role's default_transaction_isolation could change that. */
+  isolation?: 'read committed' | 'repeatable read' | 'serializable';
 };
 
 let requests = 0;
@@ -35,7 +37,7 @@ export async function enterRequest(client: Client, { role = 'anon', clientIp, he
 }
 
 export async function apiRequest(client: Client, sql: string, params: unknown[] = [], context: RequestContext = {}): Promise<QueryResult> {
-  await client.query('begin');
+  await client.query(context.isolation ? `begin isolation level ${context.isolation}` : 'begin');
   try {
     await enterRequest(client, context);
     const result = await client.query(sql, params);

@@ -15,10 +15,16 @@ export const SUPERUSER = 'supabase_admin';
 const MIN_MAJOR = 15;
 const PORT = 5432; // only names the socket file: no TCP listener
 
+/** The database the waiting list lives in; pg_cron runs its jobs there. */
+export const DATABASE = 'waitlist';
+
 export type Cluster = {
   socketDir: string;
   port: number;
   locale: string;
+  /** pg_cron is installed and preloaded (cron.database_name = DATABASE). */
+  cron: boolean;
+  binDir: string;
   stop(): Promise<void>;
 };
 
@@ -28,7 +34,7 @@ function majorVersion(binDir: string): number {
 }
 
 /** initdb and pg_ctl from PATH, else the newest /usr/lib/postgresql/<major>/bin. */
-function findServerBinaries(): string {
+export function findServerBinaries(): string {
   const hasTools = (dir: string) => existsSync(join(dir, 'initdb')) && existsSync(join(dir, 'pg_ctl'));
   const onPath = (process.env.PATH ?? '').split(delimiter).filter((dir) => dir && hasTools(dir));
   const debian = existsSync('/usr/lib/postgresql')
@@ -94,6 +100,17 @@ export async function startCluster({ durable = false } = {}): Promise<Cluster> {
   const locale = utf8Locale();
   const settings = [`-c listen_addresses=''`, `-k ${dir}`, `-p ${PORT}`];
   if (!durable) settings.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
+  // pg_cron, as on Supabase (Debian: apt-get install -y postgresql-<major>-cron). Its jobs run in
+  // background workers: the server has no TCP listener for pg_cron to connect to.
+  const cron = existsSync(join(binDir, '..', 'lib', 'pg_cron.so'));
+  if (cron) {
+    settings.push(
+      '-c shared_preload_libraries=pg_cron',
+      `-c cron.database_name=${DATABASE}`,
+      '-c cron.use_background_workers=on',
+      '-c cron.max_running_jobs=4',
+    );
+  }
   try {
     await tool('initdb', ['-D', data, '-U', SUPERUSER, '-A', 'trust', '-E', 'UTF8', `--locale=${locale}`, '--no-sync', '--no-instructions']);
     await tool('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', settings.join(' '), 'start']);
@@ -102,5 +119,5 @@ export async function startCluster({ durable = false } = {}): Promise<Cluster> {
     await stop();
     throw new Error(`Could not start the throwaway PostgreSQL: ${String(error)}\n${serverLog}`, { cause: error });
   }
-  return { socketDir: dir, port: PORT, locale, stop };
+  return { socketDir: dir, port: PORT, locale, cron, binDir, stop };
 }

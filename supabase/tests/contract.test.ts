@@ -10,6 +10,7 @@ import { server } from '../../mocks/node';
 import { answers } from '../../mocks/postgrest';
 import { waitingList } from '../../mocks/waiting-list';
 import { enterRequest, insertEmail } from './api-request';
+import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
 import { CREATED, postgrestAnswer, type HttpAnswer } from './postgrest-answer';
 import { useDatabase } from './use-database';
 
@@ -58,11 +59,18 @@ async function backdatedSignup(email: string) {
   }
 }
 
+/** A small limit set with the documented statement, on a stopped clock, so the test is quick and exact. */
 async function signUpOverTheLimit(email: string) {
   const context = { clientIp: LIMITED_NETWORK };
-  const { rows } = await db.owner.query('select max_signups from private.signup_limit()');
-  for (let i = 0; i < rows[0].max_signups; i += 1) await insertEmail(db.api, `crowd-${i}@example.com`, context);
-  await insertEmail(db.api, email, context);
+  await setClock(db.owner, '2099-02-01T10:00:00Z');
+  await setLimit(db.owner, 'ipv4', 'per_10_minutes', 3);
+  try {
+    for (let i = 0; i < 3; i += 1) await insertEmail(db.api, `crowd-${i}@example.com`, context);
+    await insertEmail(db.api, email, context);
+  } finally {
+    await restoreShippedLimits(db.owner);
+    await restoreClock(db.owner);
+  }
 }
 
 const long255 = `${'a'.repeat(243)}@example.com`;

@@ -6,18 +6,17 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
-import { SUPERUSER, type Cluster } from './cluster';
+import { DATABASE, SUPERUSER, type Cluster } from './cluster';
 
-const DATABASE = 'waitlist';
 const SUPABASE_DIR = fileURLToPath(new URL('..', import.meta.url));
 const MIGRATION_NAME = /^\d{14}_[a-z0-9_]+\.sql$/;
 
-export type ConnectionInfo = { host: string; port: number; database: string };
+export type ConnectionInfo = { host: string; port: number; database: string; cron: boolean; binDir: string };
 
 export type Role = 'postgres' | 'authenticator' | typeof SUPERUSER;
 
 export async function connect(info: ConnectionInfo, user: Role): Promise<pg.Client> {
-  const client = new pg.Client({ ...info, user });
+  const client = new pg.Client({ host: info.host, port: info.port, database: info.database, user });
   await client.connect();
   return client;
 }
@@ -56,8 +55,35 @@ async function runFile(client: pg.Client, path: string): Promise<void> {
   }
 }
 
+/**
+ * Supabase lets the migration role enable pg_cron (its supautils extension runs the CREATE as a
+ * superuser). Here the superuser does it beforehand, and grants what Supabase grants: then the
+ * migration's `create extension if not exists pg_cron` finds it and schedules the job.
+ */
+const enableCron = `
+  create extension if not exists pg_cron;
+  grant usage on schema cron to postgres;
+  grant all on all tables in schema cron to postgres;
+`;
+
+/**
+ * pg_cron's launcher starts with the server, exits because the database does not exist yet, and
+ * is restarted by the postmaster a second later: wait (10 s at most) until it runs.
+ */
+async function cronSchedulerStarted(superuser: pg.Client): Promise<void> {
+  const deadline = Date.now() + 10_000;
+  for (;;) {
+    const { rows } = await superuser.query(
+      `select count(*)::int as n from pg_stat_activity where backend_type = 'pg_cron launcher'`,
+    );
+    if (rows[0].n > 0) return;
+    if (Date.now() > deadline) throw new Error('pg_cron scheduler did not start within 10 s');
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
+
 export async function createWaitlistDatabase(cluster: Cluster): Promise<ConnectionInfo> {
-  const info = { host: cluster.socketDir, port: cluster.port, database: 'postgres' };
+  const info = { host: cluster.socketDir, port: cluster.port, database: 'postgres', cron: cluster.cron, binDir: cluster.binDir };
   const admin = await connect(info, SUPERUSER);
   try {
     await admin.query(supabaseRoles);
@@ -67,7 +93,23 @@ export async function createWaitlistDatabase(cluster: Cluster): Promise<Connecti
   }
 
   const waitlist = { ...info, database: DATABASE };
-  const owner = await connect(waitlist, 'postgres');
+  if (cluster.cron) {
+    const superuser = await connect(waitlist, SUPERUSER);
+    try {
+      await superuser.query(enableCron);
+      await cronSchedulerStarted(superuser);
+    } finally {
+      await superuser.end();
+    }
+  }
+
+  await migrate(waitlist);
+  return waitlist;
+}
+
+/** Every migration in order, then the seed, as `postgres` (what `supabase db reset` runs). */
+export async function migrate(database: ConnectionInfo): Promise<void> {
+  const owner = await connect(database, 'postgres');
   try {
     await owner.query('grant usage on schema public to anon, authenticated, service_role');
     const names = migrationFiles();
@@ -77,5 +119,4 @@ export async function createWaitlistDatabase(cluster: Cluster): Promise<Connecti
   } finally {
     await owner.end();
   }
-  return waitlist;
 }

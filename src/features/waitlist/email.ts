@@ -1,5 +1,9 @@
-/** SPEC §5: text, then @, then text, then a dot, then text, with no spaces. */
-export const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/**
+ * SPEC §5: text, then @, then text, then a dot, then text, with no spaces — and no control
+ * (Unicode Cc) or invisible formatting (Cf) characters, which make one address look like
+ * another. The database's waiting_list_email_format check refuses exactly the same characters.
+ */
+export const EMAIL_SHAPE = /^[^\s@\p{Cc}\p{Cf}]+@[^\s@\p{Cc}\p{Cf}]+\.[^\s@\p{Cc}\p{Cf}]+$/u;
 
 /** RFC 5321's limit on a forward path; the database enforces the same. */
 export const EMAIL_MAX_LENGTH = 254;
@@ -12,8 +16,9 @@ export type EmailCheck =
   | { ok: false; problem: 'required' | 'invalid' };
 
 /**
- * The two client checks of SPEC §5, in the spec's order. Surrounding whitespace is
- * dropped first, as browsers already do for `<input type="email">`.
+ * The two client checks of SPEC §5, in the spec's order. Surrounding whitespace (JavaScript's
+ * trim(), which includes U+FEFF) is dropped first, as browsers already do for
+ * `<input type="email">`; any other control or invisible character makes the address invalid.
  */
 export function checkEmail(input: string): EmailCheck {
   const email = input.trim();

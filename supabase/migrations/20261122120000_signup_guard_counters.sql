@@ -1,0 +1,252 @@
+-- Abuse guard, second version ("No signup lost").
+--
+-- * Limits are rows of private.signup_limits, not code: the owner changes one with one UPDATE,
+--   effective on the next signup. Defaults: 200 per 10 minutes and 1,000 per UTC day for each
+--   IPv4 address, each IPv6 /64 and each IPv6 /48 (all that apply count); requests without a
+--   usable cf-connecting-ip share only a database-protecting ceiling of 10,000 per 10 minutes.
+-- * What is kept is a counter per network per slot (10-minute slot, UTC day), the network
+--   keyed by SHA-256 with a random secret of the day: no row per signup, no address, no
+--   time finer than the slot. Counters and secrets are deleted by a pg_cron job once their
+--   slot is over.
+-- * A counter is one row updated by INSERT ... ON CONFLICT DO UPDATE: under READ COMMITTED
+--   concurrent signups wait for each other's row lock and see each other's increments; under
+--   REPEATABLE READ or SERIALIZABLE a concurrent increment makes the statement fail with a
+--   serialization error (40001) instead of being missed. No advisory lock, no count(*).
+
+-- The one-row-per-signup table, its constant and its address function go: the table held
+-- client addresses with the exact time of each signup.
+drop trigger limit_signups on public.waiting_list;
+drop function private.limit_signups();
+drop function private.client_network();
+drop function private.signup_limit();
+drop table private.signup_attempts;
+
+create table private.signup_limits (
+  scope text primary key,
+  per_10_minutes integer not null check (per_10_minutes >= 0),
+  per_day integer not null check (per_day >= 0),
+  applies_to text not null
+);
+comment on table private.signup_limits is
+  'Signups admitted per network. Change one with e.g. '
+  'update private.signup_limits set per_10_minutes = 300 where scope = ''ipv4''; effective on the next signup.';
+comment on column private.signup_limits.per_10_minutes is
+  'Signups per network per 10-minute slot (slots start at :00, :10, ... UTC).';
+comment on column private.signup_limits.per_day is 'Signups per network per UTC day.';
+
+insert into private.signup_limits (scope, per_10_minutes, per_day, applies_to) values
+  ('ipv4', 200, 1000, 'each IPv4 address; an IPv4-mapped IPv6 address (::ffff:a.b.c.d) counts as a.b.c.d'),
+  ('ipv6/64', 200, 1000, 'each IPv6 /64, what one subscriber line gets'),
+  ('ipv6/48', 200, 1000, 'each IPv6 /48, what one site may route; applies together with ipv6/64'),
+  ('unknown', 10000, 1440000, 'all requests without a usable cf-connecting-ip, together: protects the database only');
+
+-- One random secret per UTC day keys that day's network hashes; deleted with the day's counters.
+create table private.signup_secrets (
+  day_start timestamptz primary key,
+  day_end timestamptz not null,
+  secret bytea not null
+);
+comment on table private.signup_secrets is
+  'The random key of each UTC day''s network hashes. Deleted when the day is over, with its counters.';
+
+create table private.signup_counts (
+  network bytea not null,
+  slot_start timestamptz not null,
+  slot_end timestamptz not null,
+  signups integer not null,
+  primary key (network, slot_start, slot_end)
+);
+create index signup_counts_expiry_idx on private.signup_counts (slot_end);
+comment on table private.signup_counts is
+  'Signups per network per slot. network = sha256(secret of the day || network text); no address, '
+  'no time finer than the slot. Deleted by private.forget_expired_signups() once slot_end has passed.';
+
+-- The client's networks, broadest first, from the one header a client cannot forge on Supabase:
+-- cf-connecting-ip, which Cloudflare sets to the address that opened the connection (see
+-- supabase/README.md for the sources). x-forwarded-for and x-real-ip are never read. No header,
+-- an empty one or one that is not exactly an address: the shared 'unknown' bucket.
+create function private.client_networks(out scope text, out network text)
+  returns setof record
+  language plpgsql stable
+  set search_path = ''
+  as $$
+declare
+  address inet;
+begin
+  begin
+    address := btrim(nullif(current_setting('request.headers', true), '')::json ->> 'cf-connecting-ip')::inet;
+  exception when others then
+    address := null;
+  end;
+
+  if address is null then
+    scope := 'unknown'; network := 'unknown'; return next;
+    return;
+  end if;
+
+  address := host(address)::inet; -- drop any mask the value carried
+  -- IPv4-mapped IPv6 (::ffff:a.b.c.d) is an IPv4 client: count it as that address.
+  if family(address) = 6 and address <<= inet '::ffff:0:0/96' then
+    address := inet '0.0.0.0' + (address - inet '::ffff:0.0.0.0');
+  end if;
+
+  if family(address) = 4 then
+    scope := 'ipv4'; network := network(set_masklen(address, 32))::text; return next;
+  else
+    scope := 'ipv6/48'; network := network(set_masklen(address, 48))::text; return next;
+    scope := 'ipv6/64'; network := network(set_masklen(address, 64))::text; return next;
+  end if;
+end;
+$$;
+comment on function private.client_networks() is
+  'The networks the current request counts against, from cf-connecting-ip; ''unknown'' without a usable one.';
+
+-- The guard's clock: the request's transaction time. Tests replace it (as the owner, with
+-- create or replace) to walk through slots and days without waiting.
+create function private.signup_clock() returns timestamptz
+  language sql stable
+  as $$ select now() $$;
+
+-- Today's secret, created by the first signup of the UTC day.
+create function private.signup_secret(day_start timestamptz) returns bytea
+  language plpgsql
+  set search_path = ''
+  as $$
+declare
+  found_secret bytea;
+begin
+  select s.secret into found_secret from private.signup_secrets s where s.day_start = signup_secret.day_start;
+  if found_secret is null then
+    insert into private.signup_secrets (day_start, day_end, secret)
+    values (day_start, day_start + interval '1 day',
+            uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()))
+    on conflict do nothing;
+    select s.secret into found_secret from private.signup_secrets s where s.day_start = signup_secret.day_start;
+  end if;
+  return found_secret;
+end;
+$$;
+
+-- The key a network is counted under today. Also lets the owner look up one address:
+-- select * from private.signup_counts where network = private.network_key('203.0.113.7/32');
+create function private.network_key(network text, at timestamptz default private.signup_clock()) returns bytea
+  language sql
+  set search_path = ''
+  as $$
+  select sha256(private.signup_secret(date_bin('1 day', at, timestamptz '2000-01-01 00:00:00+00'))
+                || convert_to(network, 'UTF8'))
+$$;
+
+-- Adds one signup to a network's slot and returns the slot's new count. The row lock taken by
+-- ON CONFLICT DO UPDATE serialises concurrent signups of one network.
+create function private.count_signup(network bytea, slot_start timestamptz, slot_end timestamptz)
+  returns integer
+  language sql
+  set search_path = ''
+  as $$
+  insert into private.signup_counts as c (network, slot_start, slot_end, signups)
+  values (network, slot_start, slot_end, 1)
+  on conflict (network, slot_start, slot_end) do update set signups = c.signups + 1
+  returning c.signups
+$$;
+
+create function private.refuse_signup() returns void
+  language plpgsql
+  as $$
+begin
+  -- PostgREST's custom error: the message is the JSON body, the detail the HTTP status.
+  raise sqlstate 'PGRST' using
+    message = json_build_object(
+      'code', 'PT429',
+      'message', 'Too many signups from this network. Try again in a few minutes.',
+      'details', null,
+      'hint', null)::text,
+    detail = json_build_object(
+      'status', 429,
+      'status_text', 'Too Many Requests',
+      'headers', json_build_object())::text;
+end;
+$$;
+
+create function private.limit_signups() returns trigger
+  language plpgsql security definer
+  set search_path = ''
+  as $$
+declare
+  clock timestamptz := private.signup_clock();
+  slot_start timestamptz := date_bin('10 minutes', clock, timestamptz '2000-01-01 00:00:00+00');
+  day_start timestamptz := date_bin('1 day', clock, timestamptz '2000-01-01 00:00:00+00');
+  secret bytea := private.signup_secret(day_start);
+  client record;
+  quota private.signup_limits;
+  key bytea;
+begin
+  -- Broadest network first, 10-minute slot before the day: every request takes its row locks
+  -- in the same order, so concurrent signups cannot deadlock.
+  for client in select * from private.client_networks() loop
+    select * into quota from private.signup_limits l where l.scope = client.scope;
+    continue when not found; -- a scope without a row is not limited
+    key := sha256(secret || convert_to(client.network, 'UTF8'));
+    if private.count_signup(key, slot_start, slot_start + interval '10 minutes') > quota.per_10_minutes
+       or private.count_signup(key, day_start, day_start + interval '1 day') > quota.per_day then
+      -- Raising rolls the whole request back, this signup's increments included.
+      perform private.refuse_signup();
+    end if;
+  end loop;
+  return new;
+end;
+$$;
+comment on function private.limit_signups() is
+  'Counts a signup of the public roles against its networks; HTTP 429 once one is over private.signup_limits.';
+
+-- Personal data is kept no longer than the slot it counts: run every minute by pg_cron.
+create function private.forget_expired_signups() returns integer
+  language sql
+  set search_path = ''
+  as $$
+  with counts as (delete from private.signup_counts where slot_end <= now() returning 1),
+       secrets as (delete from private.signup_secrets where day_end <= now() returning 1)
+  select (select count(*) from counts)::integer + (select count(*) from secrets)::integer
+$$;
+comment on function private.forget_expired_signups() is
+  'Deletes counters whose slot is over and secrets whose day is over; returns how many rows went.';
+
+revoke all on function private.client_networks() from public;
+revoke all on function private.signup_secret(timestamptz) from public;
+revoke all on function private.network_key(text, timestamptz) from public;
+revoke all on function private.count_signup(bytea, timestamptz, timestamptz) from public;
+revoke all on function private.refuse_signup() from public;
+revoke all on function private.signup_clock() from public;
+revoke all on function private.limit_signups() from public;
+revoke all on function private.forget_expired_signups() from public;
+
+-- Only the API's public roles are limited; the owner, seeds and service_role are not.
+create trigger limit_signups
+  before insert on public.waiting_list
+  for each row
+  when (current_user in ('anon', 'authenticated'))
+  execute function private.limit_signups();
+
+-- The schedule. On Supabase, `create extension if not exists pg_cron` is allowed to the
+-- migration role; elsewhere pg_cron may be missing or not loaded (shared_preload_libraries),
+-- and the migration still applies: it then warns that nothing deletes expired counters.
+do $$
+begin
+  if not exists (select from pg_extension where extname = 'pg_cron')
+     and exists (select from pg_available_extensions where name = 'pg_cron') then
+    begin
+      create extension if not exists pg_cron;
+    exception when others then
+      raise notice 'pg_cron could not be enabled here: %', sqlerrm;
+    end;
+  end if;
+
+  if exists (select from pg_extension where extname = 'pg_cron') then
+    perform cron.schedule('waitlist-forget-expired-signups', '* * * * *',
+                          'select private.forget_expired_signups()');
+  else
+    raise warning 'pg_cron is not available: schedule "select private.forget_expired_signups()" '
+                  'every minute some other way, or expired signup counters are never deleted.';
+  end if;
+end;
+$$;

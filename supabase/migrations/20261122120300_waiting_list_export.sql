@@ -1,0 +1,14 @@
+-- The export the owner opens in a spreadsheet. A cell starting with = + - @ (or a tab or a
+-- carriage return) is a formula to Excel, LibreOffice and Google Sheets, and '=1+2@example.com'
+-- is a valid address. OWASP's CSV-injection advice: prefix such a cell with a single quote.
+-- The stored address stays as typed; only the export is escaped. Run from a shell:
+--   psql "$DATABASE_URL" -c "\copy (select * from private.waiting_list_export) to 'waiting-list.csv' csv header"
+
+create view private.waiting_list_export as
+  select
+    case when email ~ '^[=+\-@\t\r]' then '''' || email else email end as email,
+    to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as signed_up_utc
+  from public.waiting_list
+  order by created_at, id;
+comment on view private.waiting_list_export is
+  'The list for spreadsheets: cells starting with = + - @ tab or CR are prefixed with a quote (OWASP CSV injection).';

@@ -1,0 +1,101 @@
+/**
+ * Client networks are personal data: no counter outlives its slot by more than one run of the
+ * pg_cron job (every minute), even when no further signup arrives.
+ */
+import { describe, expect, inject, it } from 'vitest';
+import { SUPERUSER } from './cluster';
+import { connect, migrate } from './database';
+import { useDatabase } from './use-database';
+
+const db = useDatabase();
+
+describe('retention of the abuse guard counters', () => {
+  it('schedules private.forget_expired_signups() every minute with pg_cron, whose scheduler runs', async () => {
+    if (!inject('database').cron) {
+      throw new Error('pg_cron is not installed: apt-get install -y postgresql-<major>-cron (CI installs it).');
+    }
+    const { rows: jobs } = await db.owner.query(
+      `select jobname, schedule, command, database, username, active from cron.job`,
+    );
+    expect(jobs).toEqual([
+      {
+        jobname: 'waitlist-forget-expired-signups',
+        schedule: '* * * * *',
+        command: 'select private.forget_expired_signups()',
+        database: 'waitlist',
+        username: 'postgres',
+        active: true,
+      },
+    ]);
+    const superuser = await connect(inject('database'), SUPERUSER);
+    try {
+      const { rows: launcher } = await superuser.query(
+        `select datname from pg_stat_activity where backend_type = 'pg_cron launcher'`,
+      );
+      expect(launcher).toEqual([{ datname: 'waitlist' }]);
+    } finally {
+      await superuser.end();
+    }
+  });
+
+  it("the job's command deletes every counter and secret whose slot is over, and nothing else", async () => {
+    const { rows: jobs } = await db.owner.query(`select command from cron.job where jobname = 'waitlist-forget-expired-signups'`);
+    await db.owner.query(
+      `insert into private.signup_counts (network, slot_start, slot_end, signups) values
+         ('\\x01', now() - interval '10 minutes 1 second', now() - interval '1 second', 5),
+         ('\\x02', now() - interval '1 day 1 second', now() - interval '1 second', 7),
+         ('\\x03', now() - interval '5 minutes', now() + interval '5 minutes', 1),
+         ('\\x04', now() - interval '1 hour', now() + interval '23 hours', 1)`,
+    );
+    await db.owner.query(
+      `insert into private.signup_secrets (day_start, day_end, secret) values
+         (now() - interval '1 day 1 second', now() - interval '1 second', '\\x05'),
+         (now() - interval '1 hour', now() + interval '23 hours', '\\x06')`,
+    );
+    await db.owner.query(jobs[0].command); // as the job runs it: same command, same role
+    const left = await db.owner.query(
+      `select encode(network, 'hex') as n from private.signup_counts where network in ('\\x01', '\\x02', '\\x03', '\\x04') order by 1`,
+    );
+    expect(left.rows.map((row) => row.n)).toEqual(['03', '04']);
+    const secrets = await db.owner.query(
+      `select encode(secret, 'hex') as s from private.signup_secrets where secret in ('\\x05', '\\x06')`,
+    );
+    expect(secrets.rows).toEqual([{ s: '06' }]);
+    const expired = await db.owner.query(
+      `select (select count(*) from private.signup_counts where slot_end <= now())::int
+            + (select count(*) from private.signup_secrets where day_end <= now())::int as n`,
+    );
+    expect(expired.rows[0].n).toBe(0);
+    await db.owner.query(`delete from private.signup_counts where network in ('\\x03', '\\x04')`);
+    await db.owner.query(`delete from private.signup_secrets where secret = '\\x06'`);
+  });
+
+  it('applies every migration where pg_cron cannot be enabled, warning that nothing schedules the cleanup', async () => {
+    const info = inject('database');
+    const admin = await connect({ ...info, database: 'postgres' }, SUPERUSER);
+    try {
+      await admin.query('drop database if exists waitlist_without_cron');
+      await admin.query(`create database waitlist_without_cron owner postgres template template0 encoding 'UTF8'`);
+    } finally {
+      await admin.end();
+    }
+    const other = { ...info, database: 'waitlist_without_cron' };
+    await migrate(other); // pg_cron only runs in cron.database_name ('waitlist'): the migration's fallback
+    const owner = await connect(other, 'postgres');
+    try {
+      const { rows } = await owner.query(
+        `select (select count(*) from pg_extension where extname = 'pg_cron')::int as cron,
+                to_regprocedure('private.forget_expired_signups()') is not null as cleanup`,
+      );
+      expect(rows).toEqual([{ cron: 0, cleanup: true }]);
+    } finally {
+      await owner.end();
+    }
+    const dropper = await connect({ ...info, database: 'postgres' }, SUPERUSER);
+    try {
+      await dropper.query('drop database waitlist_without_cron');
+    } finally {
+      await dropper.end();
+    }
+  });
+});
