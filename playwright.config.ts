@@ -2,8 +2,10 @@ import { defineConfig, devices } from '@playwright/test';
 import { chromiumPath } from './e2e/browser';
 import { E2E_SUPABASE_URL } from './e2e/e2e-backend';
 import type { MockLayer } from './e2e/fixtures';
-const DEV_PORT = 5173;
-const BUILD_PORT = 4173;
+// Ports of their own, never reused: the tests must not run against a developer's `npm run dev`,
+// which may be talking to a real Supabase project.
+const DEV_PORT = 5273;
+const BUILD_PORT = 4273;
 
 export default defineConfig<{ mockLayer: MockLayer }>({
   testDir: 'e2e',
@@ -11,7 +13,9 @@ export default defineConfig<{ mockLayer: MockLayer }>({
   forbidOnly: true,
   retries: 0,
   workers: 2,
-  reporter: process.env.CI ? [['list']] : [['list'], ['html', { open: 'never' }]],
+  // The HTML report (playwright-report/) and the traces of failed tests (test-results/) are kept
+  // on every run, CI's included: that is where a failure is read.
+  reporter: [['list'], ['html', { open: 'never' }]],
   use: {
     ...devices['Desktop Chrome'],
     launchOptions: { executablePath: chromiumPath(), args: ['--disable-gpu', '--disable-quic'] },
@@ -33,15 +37,16 @@ export default defineConfig<{ mockLayer: MockLayer }>({
   webServer: [
     {
       command: `vite --port ${DEV_PORT} --strictPort --host 127.0.0.1`,
+      // Beats any .env.local: the dev server under test is on the mock backend.
       env: { VITE_API_MOCKING: 'on' },
       url: `http://127.0.0.1:${DEV_PORT}`,
-      reuseExistingServer: !process.env.CI,
+      reuseExistingServer: false,
     },
     {
       command: `npm run build:e2e && tsx scripts/serve.ts build/e2e ${BUILD_PORT}`,
       env: { VITE_SUPABASE_URL: E2E_SUPABASE_URL, VITE_SUPABASE_PUBLISHABLE_KEY: 'e2e-publishable-key' },
       url: `http://127.0.0.1:${BUILD_PORT}`,
-      reuseExistingServer: !process.env.CI,
+      reuseExistingServer: false,
       timeout: 180_000,
     },
   ],

@@ -3,6 +3,7 @@ import { test as base, expect, type Page, type Request } from '@playwright/test'
 
 export type { Page };
 import { handlers, resetMockBackend } from '../mocks/handlers';
+import { E2E_SUPABASE_URL } from './e2e-backend';
 
 /** Where the mock backend runs: MSW's worker in the dev page, or Playwright's router. */
 export type MockLayer = 'worker' | 'playwright';
@@ -10,6 +11,7 @@ export type MockLayer = 'worker' | 'playwright';
 type Fixtures = {
   mockLayer: MockLayer;
   noCspViolations: void;
+  onlyTheMock: void;
   network: NetworkFixture | undefined;
   waitingListRequests: Request[];
 };
@@ -24,6 +26,22 @@ export const test = base.extend<Fixtures>({
       await network.enable();
       await use(network);
       await network.disable();
+    },
+    { auto: true },
+  ],
+  // Tests talk to the mock backend and nothing else: any request that would leave this machine
+  // (a real Supabase project, say) is refused before it is sent, and fails the test.
+  onlyTheMock: [
+    async ({ context }, use) => {
+      const escaped: string[] = [];
+      const leavesTheMachine = (url: URL) =>
+        !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.origin !== E2E_SUPABASE_URL;
+      await context.route(leavesTheMachine, (route) => {
+        escaped.push(`${route.request().method()} ${route.request().url()}`);
+        return route.abort('blockedbyclient');
+      });
+      await use();
+      expect(escaped, 'requests that would have left the mock backend').toEqual([]);
     },
     { auto: true },
   ],
@@ -68,7 +86,7 @@ export function toast(page: Page, { title, description }: { title: string; descr
 
 /**
  * Opens the landing page as a visitor would: the pointer moves over it, which fetches the
- * form's code; ready once the button is live.
+ * form's code. The form answers from then on (a submit before its code has arrived is held).
  */
 export async function openLanding(page: Page) {
   await page.goto('/');

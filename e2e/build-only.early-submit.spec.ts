@@ -1,0 +1,145 @@
+/**
+ * Early submits (README, "Early submits"), as a visitor on a slow phone meets them: the network
+ * throttled through Chromium's DevTools protocol, the CPU slowed, typing at human speed. The
+ * form's code is held back until the visitor has submitted, so every test here exercises the
+ * early path for certain; then it is released and the outcome must be the spec's.
+ */
+import type { Page } from '@playwright/test';
+import { messages } from '../src/features/waitlist/messages';
+import { emailField, expect, submitButton, test, toast } from './fixtures';
+import { idle, recordFormStates, sending } from './form-states';
+
+/** 400 ms round trips, 50 KB/s each way, a CPU four times slower. */
+async function slowPhone(page: Page) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('Network.enable');
+  await cdp.send('Network.emulateNetworkConditions', {
+    offline: false,
+    latency: 400,
+    downloadThroughput: 50 * 1024,
+    uploadThroughput: 50 * 1024,
+  });
+  await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
+}
+
+/** Holds the form's code (its chunk) on its way until `release()`, which checks it was asked for. */
+async function holdFormCode(page: Page) {
+  let open!: () => void;
+  const released = new Promise<void>((resolve) => (open = resolve));
+  let requested = false;
+  await page.route('**/assets/waitlist-widget-*.js', async (route) => {
+    requested = true;
+    await released;
+    await route.fallback();
+  });
+  return () => {
+    expect(requested, "the form's code was requested and held").toBe(true);
+    open();
+  };
+}
+
+const HUMAN_TYPING = { delay: 90 };
+// The throttled network needs seconds to bring the form's code once it is released.
+const ARRIVAL = { timeout: 30_000 };
+
+test.describe.configure({ timeout: 60_000 });
+
+test.describe("on a slow phone, before the form's code has arrived", () => {
+  test.beforeEach(async ({ page }) => slowPhone(page));
+
+  test('the button is enabled at rest, and Tab reaches it', async ({ page }) => {
+    await holdFormCode(page);
+    await page.goto('/');
+    await expect(submitButton(page)).toBeEnabled();
+    await expect(submitButton(page)).toHaveText('JOIN WAITING LIST');
+    await page.keyboard.press('Tab');
+    await expect(emailField(page)).toBeFocused();
+    await page.keyboard.press('Tab');
+    await expect(submitButton(page)).toBeFocused();
+  });
+
+  test('(a) Tab, type, Enter at once: sending shown at once, then added with one request', async ({ page, waitingListRequests }) => {
+    const release = await holdFormCode(page);
+    await page.goto('/');
+    const states = await recordFormStates(page);
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('ada@example.com', HUMAN_TYPING);
+    await page.keyboard.press('Enter');
+    await expect(submitButton(page)).toHaveText('SECURING ACCESS...');
+    await expect(emailField(page)).toBeDisabled();
+    release();
+    await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
+    await expect(emailField(page)).toHaveValue('');
+    await expect(submitButton(page)).toHaveText('JOIN WAITING LIST');
+    await expect(emailField(page)).toBeFocused();
+    expect(waitingListRequests).toHaveLength(1);
+    expect(waitingListRequests[0].postDataJSON()).toEqual({ email: 'ada@example.com' });
+    expect(await states()).toEqual([idle, sending, idle]);
+  });
+
+  test('(c) Enter on an empty field: "Email Required", no request', async ({ page, waitingListRequests }) => {
+    const release = await holdFormCode(page);
+    await page.goto('/');
+    await page.keyboard.press('Tab');
+    await page.keyboard.press('Enter');
+    await expect(submitButton(page)).toHaveText('JOIN WAITING LIST');
+    release();
+    await expect(toast(page, messages.emailRequired)).toBeVisible(ARRIVAL);
+    await expect(emailField(page)).toBeFocused();
+    expect(waitingListRequests).toHaveLength(0);
+  });
+
+  test('(d) a malformed address: "Invalid Email", no request, the address kept', async ({ page, waitingListRequests }) => {
+    const release = await holdFormCode(page);
+    await page.goto('/');
+    await emailField(page).pressSequentially('ada@example', HUMAN_TYPING);
+    await emailField(page).press('Enter');
+    release();
+    await expect(toast(page, messages.invalidEmail)).toBeVisible(ARRIVAL);
+    await expect(emailField(page)).toHaveValue('ada@example');
+    await expect(emailField(page)).toHaveAttribute('aria-invalid', 'true');
+    expect(waitingListRequests).toHaveLength(0);
+  });
+
+  test('Enter twice, then a double click, while held: still one request', async ({ page, waitingListRequests }) => {
+    const release = await holdFormCode(page);
+    await page.goto('/');
+    await emailField(page).pressSequentially('grace@example.com', HUMAN_TYPING);
+    await page.keyboard.press('Enter');
+    await page.keyboard.press('Enter');
+    await submitButton(page).dblclick({ force: true });
+    release();
+    await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
+    expect(waitingListRequests).toHaveLength(1);
+  });
+
+  test('with nothing held back, a visitor who types and presses Enter is added once', async ({ page, waitingListRequests }) => {
+    await page.goto('/');
+    await page.keyboard.press('Tab');
+    await page.keyboard.type('lin@example.com', HUMAN_TYPING);
+    await page.keyboard.press('Enter');
+    await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
+    expect(waitingListRequests).toHaveLength(1);
+  });
+});
+
+test.describe('on a slow phone, by touch', () => {
+  test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
+  test.beforeEach(async ({ page }) => slowPhone(page));
+
+  test('(b) type, tap the button: sending shown at once, then added with one request', async ({ page, waitingListRequests }) => {
+    const release = await holdFormCode(page);
+    await page.goto('/');
+    const states = await recordFormStates(page);
+    await emailField(page).tap();
+    await page.keyboard.type('ada@example.com', HUMAN_TYPING);
+    await submitButton(page).tap();
+    await expect(submitButton(page)).toHaveText('SECURING ACCESS...');
+    await submitButton(page).tap({ force: true });
+    release();
+    await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
+    await expect(emailField(page)).toHaveValue('');
+    expect(waitingListRequests).toHaveLength(1);
+    expect(await states()).toEqual([idle, sending, idle]);
+  });
+});
