@@ -4,11 +4,18 @@
 -- The stored address stays as typed; only the export is escaped. Run from a shell:
 --   psql "$DATABASE_URL" -c "\copy (select * from private.waiting_list_export) to 'waiting-list.csv' csv header"
 
+create function private.csv_cell(value text) returns text
+  language sql immutable parallel safe
+  set search_path = ''
+  as $$ select case when value ~ '^[=+\-@\t\r]' then '''' || value else value end $$;
+comment on function private.csv_cell(text) is
+  'A spreadsheet-safe cell: text starting with = + - @ tab or CR gets a leading single quote (OWASP CSV injection).';
+
 create view private.waiting_list_export as
   select
-    case when email ~ '^[=+\-@\t\r]' then '''' || email else email end as email,
+    private.csv_cell(email) as email,
     to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as signed_up_utc
   from public.waiting_list
   order by created_at, id;
 comment on view private.waiting_list_export is
-  'The list for spreadsheets: cells starting with = + - @ tab or CR are prefixed with a quote (OWASP CSV injection).';
+  'The list for spreadsheets, oldest first; every address through private.csv_cell().';

@@ -2,11 +2,12 @@
  * The database and the client hold email addresses to one rule: both are tested against the
  * same table of examples (src/features/waitlist/email-examples.ts).
  */
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
 import { checkEmail, EMAIL_SHAPE } from '../../src/features/waitlist/email';
 import { emailExamples } from '../../src/features/waitlist/email-examples';
 import { insertEmail, refusal } from './api-request';
+import { connect } from './database';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();
@@ -56,7 +57,7 @@ describe('the database refuses what the client refuses, sent raw', () => {
 });
 
 describe('the same rule, character by character', () => {
-  it("refuses exactly the characters JavaScript's \\s matches (and @), over all of Unicode", async () => {
+  it("refuses exactly the characters the client refuses (JavaScript's \\s, @, Cc, Cf), over all of Unicode", async () => {
     const codePoints = Array.from({ length: 0x110000 - 1 }, (_, i) => i + 1).filter((c) => c < 0xd800 || c > 0xdfff);
     const probe = (c: number) => `a${String.fromCodePoint(c)}a@b.co`;
     const clientRefuses = codePoints.filter((c) => !EMAIL_SHAPE.test(probe(c)));
@@ -73,6 +74,40 @@ describe('the same rule, character by character', () => {
     );
     expect(databaseRefuses.rows.map((row) => row.c)).toEqual(clientRefuses);
     expect(clientRefuses).toContain(0x3000);
+    expect(clientRefuses).toContain(0x202e);
+  });
+
+  it('refuses every control (Cc) and invisible formatting (Cf) character through the API, as the client does', async () => {
+    const invisible = /\p{Cc}|\p{Cf}/u;
+    // U+0000 cannot be stored in text at all (PostgreSQL answers 22P05 / 400 before any check).
+    const codePoints = Array.from({ length: 0x110000 - 1 }, (_, i) => i + 1)
+      .filter((c) => c < 0xd800 || c > 0xdfff)
+      .filter((c) => invisible.test(String.fromCodePoint(c)));
+    expect(codePoints.length).toBeGreaterThan(200);
+    const probe = (c: number) => `ad${String.fromCodePoint(c)}a@example.com`;
+    expect(codePoints.filter((c) => checkEmail(probe(c)).ok)).toEqual([]);
+    for (const c of codePoints) expect(checkEmail(probe(c)), c.toString(16)).toEqual({ ok: false, problem: 'invalid' });
+
+    const accepted: number[] = [];
+    const BATCH = 32; // concurrent requests, each on its own connection, each rolled back
+    const clients = await Promise.all(Array.from({ length: 4 }, () => connect(inject('database'), 'authenticator')));
+    try {
+      for (let i = 0; i < codePoints.length; i += BATCH) {
+        const batch = codePoints.slice(i, i + BATCH);
+        await Promise.all(
+          clients.map(async (client, k) => {
+            for (const c of batch.filter((_, j) => j % clients.length === k)) {
+              const error = await refusal(insertEmail(client, probe(c), { keep: false })).catch(() => null);
+              if (!error) accepted.push(c);
+              else expect(error, c.toString(16)).toMatchObject(violation(constraintNames.format));
+            }
+          }),
+        );
+      }
+    } finally {
+      await Promise.all(clients.map((client) => client.end()));
+    }
+    expect(accepted).toEqual([]);
   });
 
   it('folds Unicode letter case for duplicates', async () => {
