@@ -1,11 +1,14 @@
 /**
  * npm run bench:db — signups per second through the anon role (row-level security and the abuse
- * guard on) and the latency of refusing a duplicate, with 0 and with 1,000,000 rows on the list.
- * Its own throwaway PostgreSQL with default durability (fsync on). Prints figures; asserts nothing.
+ * guard on) and the latency of refusing a duplicate, with 0 and with 1,000,000 rows on the list;
+ * then a launch-day load: 32 connections, 11,400 real signups from 1,000 networks mixed with
+ * one network flooding. Its own throwaway PostgreSQL with default durability (fsync on).
+ * Prints figures; exits non-zero only if a real signup was refused or lost, or the flood got in
+ * more or less than the cap in force.
  */
-import { cpus } from 'node:os';
+import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
-import type { Client } from 'pg';
+import { DatabaseError, type Client } from 'pg';
 import { insertEmail, refusal } from '../supabase/tests/api-request';
 import { startCluster, SUPERUSER } from '../supabase/tests/cluster';
 import { connect, createWaitlistDatabase, type ConnectionInfo } from '../supabase/tests/database';
@@ -48,6 +51,113 @@ async function settle(info: ConnectionInfo) {
   await admin.end();
 }
 
+/** One request of the launch-day load. */
+type Signup = { email: string; clientIp: string; flood: boolean };
+
+const CONNECTIONS = 32;
+const FLOOD_NETWORK = '198.51.100.66';
+const FLOOD_ATTEMPTS = 2_000;
+
+/**
+ * 1,000 networks: 690 IPv4 addresses with 10 signups each, 10 corporate gateways (IPv4) with 150
+ * each, and 300 IPv6 /64s (10 in each of 30 /48s) with 10 each: 11,400 real signups, none over
+ * a shipped limit. Plus 2,000 attempts from one flooding address. Shuffled together.
+ */
+function launchDay(): Signup[] {
+  const signups: Signup[] = [];
+  const add = (clientIp: string, count: number, flood = false) => {
+    for (let i = 0; i < count; i += 1) signups.push({ email: `launch-${signups.length}@example.com`, clientIp, flood });
+  };
+  for (let n = 0; n < 690; n += 1) add(`203.0.${113 + (n >> 8)}.${n & 255}`, 10);
+  for (let n = 0; n < 10; n += 1) add(`192.0.2.${n + 1}`, 150);
+  for (let site = 0; site < 30; site += 1) {
+    for (let line = 0; line < 10; line += 1) add(`2001:db8:${site.toString(16)}:${line.toString(16)}::${(site * 10 + line + 1).toString(16)}`, 10);
+  }
+  add(FLOOD_NETWORK, FLOOD_ATTEMPTS, true);
+  for (let i = signups.length - 1; i > 0; i -= 1) {
+    const j = Math.floor(Math.random() * (i + 1));
+    [signups[i], signups[j]] = [signups[j], signups[i]];
+  }
+  return signups;
+}
+
+/**
+ * The flood's cap is the 10-minute limit of one slot, so the load must not straddle a slot
+ * boundary: if fewer than two minutes are left in the current slot, start in the next one.
+ */
+async function awayFromSlotEnd(owner: Client) {
+  const { rows } = await owner.query(
+    `select extract(epoch from date_bin('10 minutes', now(), timestamptz '2000-01-01 00:00:00+00') + interval '10 minutes' - now()) as left`,
+  );
+  const left = Number(rows[0].left);
+  if (left < 120) {
+    console.log(`Waiting ${Math.ceil(left)} s for the next 10-minute slot, so the load runs within one.`);
+    await new Promise((resolve) => setTimeout(resolve, (left + 1) * 1000));
+  }
+}
+
+async function launchDayLoad(info: ConnectionInfo, owner: Client) {
+  const signups = launchDay();
+  const real = signups.filter((signup) => !signup.flood);
+  await awayFromSlotEnd(owner);
+  const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(info, 'authenticator')));
+  const latencies: number[] = [];
+  const realRefused: string[] = [];
+  let floodAdmitted = 0;
+  let next = 0;
+  const started = performance.now();
+  await Promise.all(
+    clients.map(async (client) => {
+      while (next < signups.length) {
+        const signup = signups[next];
+        next += 1;
+        const sent = performance.now();
+        try {
+          await insertEmail(client, signup.email, { clientIp: signup.clientIp });
+          if (signup.flood) floodAdmitted += 1;
+        } catch (error) {
+          if (!(error instanceof DatabaseError)) throw error;
+          if (!signup.flood) realRefused.push(`${signup.email} from ${signup.clientIp}: ${error.code} ${error.message}`);
+        }
+        latencies.push(performance.now() - sent);
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  await Promise.all(clients.map((client) => client.end()));
+
+  const { rows: listed } = await owner.query(
+    `select count(*)::int as n from public.waiting_list where email like 'launch-%' and email = any($1)`,
+    [real.map((signup) => signup.email)],
+  );
+  const { rows: limits } = await owner.query(`select per_10_minutes, per_day from private.signup_limits where scope = 'ipv4'`);
+  const { rows: floodSlots } = await owner.query(
+    `select slot_start, signups from private.signup_counts
+     where network = private.network_key($1 || '/32', slot_start) and slot_end - slot_start = interval '10 minutes'`,
+    [FLOOD_NETWORK],
+  );
+  const cap = Math.min(limits[0].per_10_minutes, limits[0].per_day); // one slot (awayFromSlotEnd)
+  latencies.sort((a, b) => a - b);
+  const ms = (value: number) => Math.round(value * 100) / 100;
+  return {
+    requests: signups.length,
+    realSignups: real.length,
+    networks: 1_001,
+    seconds: Math.round(seconds * 10) / 10,
+    acceptedPerSecond: Math.round((listed[0].n + floodAdmitted) / seconds),
+    p50ms: ms(percentile(latencies, 0.5)),
+    p95ms: ms(percentile(latencies, 0.95)),
+    p99ms: ms(percentile(latencies, 0.99)),
+    realRefused: realRefused.length,
+    realLost: real.length - realRefused.length - listed[0].n,
+    floodAttempts: FLOOD_ATTEMPTS,
+    floodAdmitted,
+    floodCap: cap,
+    floodSlots: floodSlots.length,
+    refusedExamples: realRefused.slice(0, 3),
+  };
+}
+
 async function main() {
   const cluster = await startCluster({ durable: true });
   const stopOnSignal = () => void cluster.stop().finally(() => process.exit(130));
@@ -60,6 +170,7 @@ async function main() {
     const { rows: [server] } = await owner.query(`select current_setting('server_version') as version`);
 
     const figures = [await measure(api, 'empty', '0')];
+    const load = await launchDayLoad(info, owner);
 
     const loading = performance.now();
     await owner.query(
@@ -74,10 +185,42 @@ async function main() {
     await api.end();
     await owner.end();
 
-    console.log(`PostgreSQL ${server.version}, ${cpus().length} cores, fsync on; one connection over a Unix socket.`);
+    console.log(
+      `PostgreSQL ${server.version}, ${cpus().length} cores (${cpus()[0]?.model}), ${Math.round(totalmem() / 2 ** 30)} GiB, ` +
+        `fsync on; pg_cron ${cluster.cron ? 'loaded' : 'absent'}; Unix socket.`,
+    );
+    console.log('Single connection:');
     console.log('Each request: BEGIN, set_config (role anon, claims, headers), INSERT, COMMIT — as PostgREST runs it.');
     console.log(`${INSERTS} signups and ${DUPLICATES} duplicates per row count; 1,000,000 rows bulk-loaded in ${loadSeconds.toFixed(1)} s.\n`);
     console.table(figures);
+
+    console.log(
+      `\nLaunch day: ${CONNECTIONS} connections as anon (through authenticator), one PostgREST-like transaction per ` +
+        `signup; ${load.realSignups} real signups from 1,000 networks (690 IPv4 addresses x 10, 10 gateways x 150, ` +
+        `300 IPv6 /64s in 30 /48s x 10) shuffled with ${load.floodAttempts} attempts from one flooding address; ` +
+        `shipped limits; list already holding ${INSERTS} rows.`,
+    );
+    console.table([
+      {
+        'requests': load.requests,
+        'seconds': load.seconds,
+        'signups accepted / s': load.acceptedPerSecond,
+        'p50 ms': load.p50ms,
+        'p95 ms': load.p95ms,
+        'p99 ms': load.p99ms,
+      },
+    ]);
+    console.log(`Real signups refused: ${load.realRefused}; lost (accepted but not on the list): ${load.realLost} (must be 0)`);
+    console.log(
+      `Flood admitted: ${load.floodAdmitted} of ${load.floodAttempts}; cap in force: ${load.floodCap} ` +
+        `(${load.floodSlots} 10-minute slot${load.floodSlots === 1 ? '' : 's'}) (must be equal)`,
+    );
+    for (const example of load.refusedExamples) console.log(`  refused: ${example}`);
+    const wrong = load.realRefused > 0 || load.realLost !== 0 || load.floodAdmitted !== load.floodCap || load.floodSlots !== 1;
+    if (wrong) {
+      console.error('\nWRONG: a real signup was refused or lost, or the flood was not held to its cap.');
+      process.exitCode = 1;
+    }
   } finally {
     await cluster.stop();
   }
