@@ -14,6 +14,22 @@ describe('checkEmail (SPEC §5)', () => {
     expect(checkEmail(input)).toEqual({ ok: false, problem: 'invalid' });
   });
 
+  it('refuses every control (Cc) and invisible formatting (Cf) character inside an address', () => {
+    const invisible = /\p{Cc}|\p{Cf}/u;
+    const codePoints = Array.from({ length: 0x110000 }, (_, i) => i)
+      .filter((c) => c < 0xd800 || c > 0xdfff)
+      .filter((c) => invisible.test(String.fromCodePoint(c)));
+    expect(codePoints).toEqual(expect.arrayContaining([0x00, 0x1b, 0x7f, 0x85, 0xad, 0x200b, 0x200e, 0x202e, 0x2066, 0xfeff]));
+    const accepted = codePoints.filter((c) => checkEmail(`ad${String.fromCodePoint(c)}a@example.com`).ok);
+    expect(accepted).toEqual([]);
+  });
+
+  it('trims surrounding whitespace (a leading U+FEFF included) before checking, but not other invisible characters', () => {
+    expect(checkEmail('\ufeff ada@example.com \n')).toEqual({ ok: true, email: 'ada@example.com' });
+    expect(checkEmail('\u200bada@example.com')).toEqual({ ok: false, problem: 'invalid' });
+    expect(checkEmail('\u200b')).toEqual({ ok: false, problem: 'invalid' });
+  });
+
   it('covers enough of both kinds', () => {
     expect(emailExamples.length).toBeGreaterThanOrEqual(25);
     expect(emailExamples.filter((e) => e.valid).length).toBeGreaterThanOrEqual(10);
