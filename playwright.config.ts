@@ -12,6 +12,8 @@ export default defineConfig<{ mockLayer: MockLayer }>({
   fullyParallel: true,
   forbidOnly: true,
   retries: 0,
+  // Waits for what the visitor sees get room for a busy machine; a passing wait ends at once.
+  expect: { timeout: 10_000 },
   workers: 2,
   // The HTML report (playwright-report/) and the traces of failed tests (test-results/) are kept
   // on every run, CI's included: that is where a failure is read.
@@ -23,8 +25,15 @@ export default defineConfig<{ mockLayer: MockLayer }>({
   },
   projects: [
     {
+      // Before the dev tests: the dev server compiles the page once, and it is on the mock.
+      name: 'dev-server',
+      testMatch: /dev-server\.setup\.ts/,
+      use: { baseURL: `http://127.0.0.1:${DEV_PORT}`, mockLayer: 'worker' },
+    },
+    {
       // The dev server with MSW's service worker: what a developer sees.
       name: 'dev',
+      dependencies: ['dev-server'],
       testIgnore: /build-only/,
       use: { baseURL: `http://127.0.0.1:${DEV_PORT}`, mockLayer: 'worker' },
     },

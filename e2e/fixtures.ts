@@ -86,12 +86,14 @@ export function toast(page: Page, { title, description }: { title: string; descr
 
 /**
  * Opens the landing page as a visitor would: the pointer moves over it, which fetches the
- * form's code. The form answers from then on (a submit before its code has arrived is held).
+ * form's code; ready once the button is enabled. In the build it is at once (a submit before
+ * the form's code has arrived is held); the dev server renders the form disabled until its
+ * code has loaded, which a busy machine may take seconds to serve: the wait has room for that.
  */
-export async function openLanding(page: Page) {
+export async function openLanding(page: Page, { timeout = 15_000 } = {}) {
   await page.goto('/');
   await page.mouse.move(10, 10);
-  await expect(submitButton(page)).toBeEnabled();
+  await expect(submitButton(page)).toBeEnabled({ timeout });
 }
 
 export async function join(page: Page, email: string) {
