@@ -6,7 +6,7 @@ import { waitingList } from './waiting-list';
 const WAITING_LIST = '*/rest/v1/waiting_list';
 
 /**
- * Addresses that make the mock act out the rest of SPEC §8's catalogue, documented in the
+ * Addresses that make the mock act out the rest of docs/product.md §8's catalogue, documented in the
  * README. taken@example.com is simply seeded in the list.
  */
 export const magicAddresses = {

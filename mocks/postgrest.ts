@@ -2,7 +2,7 @@ import { HttpResponse } from 'msw';
 
 /**
  * What Supabase's data API (PostgREST in front of PostgreSQL) answers for our one call,
- * per ../shared/POSTGREST.md. The database contract test holds every answer here to the
+ * per docs/data-api.md. The database contract test holds every answer here to the
  * error the real database raises.
  */
 export type PostgrestErrorBody = {

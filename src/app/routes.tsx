@@ -2,7 +2,7 @@ import type { RouteObject } from 'react-router-dom';
 import { LandingPage } from '../pages/landing-page';
 import { NotFoundPage } from '../pages/not-found-page';
 
-/** SPEC §2's routes. Each id names the page a prerendered HTML file holds. */
+/** The routes of docs/product.md §2. Each id names the page a prerendered HTML file holds. */
 export const routes = [
   { id: 'landing', path: '/', element: <LandingPage /> },
   { id: 'not-found', path: '*', element: <NotFoundPage /> },

@@ -5,7 +5,7 @@ import { TerminalIntro } from '../features/launch/terminal-intro';
 import { WaitingList } from '../features/waitlist/waiting-list';
 import styles from './page.module.css';
 
-/** SPEC §2, top to bottom. */
+/** docs/product.md §2, top to bottom. */
 export function LandingPage() {
   return (
     <main className={styles.page}>

@@ -2,7 +2,7 @@ import { useEffect } from 'react';
 import { Link, useLocation } from 'react-router-dom';
 import styles from './page.module.css';
 
-/** SPEC §2: any path but / lands here, and the missing path is written to the console. */
+/** docs/product.md §2: any path but / lands here, and the missing path is written to the console. */
 export function NotFoundPage() {
   const { pathname } = useLocation();
 

@@ -1,6 +1,6 @@
 import styles from './product-description.module.css';
 
-/** The description block of SPEC §2: what the product is and for whom. */
+/** The description block of docs/product.md §2: what the product is and for whom. */
 export function ProductDescription() {
   return (
     <div className={styles.description}>

@@ -2,7 +2,7 @@ import styles from './status-lines.module.css';
 
 const statuses = ['DEFENSE SYSTEMS ONLINE', 'THREAT MONITORING ACTIVE', 'LAUNCH IMMINENT'];
 
-/** The three status lines at the bottom of the landing page (SPEC §2). */
+/** The three status lines at the bottom of the landing page (docs/product.md §2). */
 export function StatusLines() {
   return (
     <ul className={styles.list} aria-label="System status">

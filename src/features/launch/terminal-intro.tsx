@@ -7,7 +7,7 @@ const lines = [
   '> launch sequence ......... armed',
 ];
 
-/** The terminal-style intro of SPEC §2; its lines fade in unless motion is reduced. */
+/** The terminal-style intro of docs/product.md §2; its lines fade in unless motion is reduced. */
 export function TerminalIntro() {
   return (
     <div className={styles.terminal} aria-label="System console" role="group">

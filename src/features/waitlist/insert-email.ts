@@ -1,4 +1,4 @@
-/** What an insert into the waiting list came to, read from the error code alone (SPEC §7). */
+/** What an insert into the waiting list came to, read from the error code alone (docs/product.md §7). */
 export type JoinOutcome = 'added' | 'already-registered' | 'failed';
 
 const UNIQUE_VIOLATION = '23505';

@@ -7,7 +7,7 @@ type Props = {
   email: string;
   onEmailChange?: (email: string) => void;
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
-  /** Sending: input and button disabled, the spinner shown (SPEC §4). */
+  /** Sending: input and button disabled, the spinner shown (docs/product.md §4). */
   submitting?: boolean;
   invalid?: boolean;
   /** The form's code is still on its way (rendered in the browser, not hydrated): all off. */
@@ -16,7 +16,7 @@ type Props = {
 };
 
 /**
- * The waiting-list form as the visitor sees it (SPEC §2); the behaviour is join-form.tsx's.
+ * The waiting-list form as the visitor sees it (docs/product.md §2); the behaviour is join-form.tsx's.
  * `method="dialog"` outside a dialog makes a native submission a no-op: without JavaScript
  * the button does nothing, and the address never reaches a URL, a request or a host's log.
  * early-submit.ts's showSending() draws the submitting state on this markup: change both together.

@@ -7,7 +7,7 @@ import { messages } from './messages';
 import { notify } from './notify';
 import { useJoinWaitingList } from './use-join-waiting-list';
 
-/** SPEC §4: idle ⇄ submitting; the field is cleared only when the address was added. */
+/** docs/product.md §4: idle ⇄ submitting; the field is cleared only when the address was added. */
 export function JoinForm() {
   const [email, setEmail] = useState(readPrerenderedField);
   const [invalid, setInvalid] = useState(false);
@@ -27,7 +27,7 @@ export function JoinForm() {
     else if (sent.current) input.current?.focus();
   }, [sending]);
 
-  /** SPEC §5's checks, then the one request: every submit, early or late, ends here. */
+  /** docs/product.md §5's checks, then the one request: every submit, early or late, ends here. */
   function submitAddress(address: string) {
     const check = checkEmail(address);
     setInvalid(!check.ok);

@@ -1,5 +1,5 @@
 /**
- * SPEC §5 and §8: every toast the waiting list shows, letter for letter.
+ * docs/product.md §5 and §8: every toast the waiting list shows, letter for letter.
  * `destructive` toasts are the spec's destructive ones (sonner error toasts).
  */
 export type ToastKind = 'destructive' | 'warning' | 'success';

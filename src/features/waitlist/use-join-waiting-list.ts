@@ -3,7 +3,7 @@ import { insertEmail } from './insert-email';
 import { messages } from './messages';
 import { notify } from './notify';
 
-/** The one mutation of the site: insert, then tell the visitor how it went (SPEC §8). */
+/** The one mutation of the site: insert, then tell the visitor how it went (docs/product.md §8). */
 export function useJoinWaitingList() {
   return useMutation({
     mutationKey: ['waiting-list', 'join'],
