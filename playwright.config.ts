@@ -53,7 +53,11 @@ export default defineConfig<{ mockLayer: MockLayer }>({
     },
     {
       command: `npm run build:e2e && tsx scripts/serve.ts build/e2e ${BUILD_PORT}`,
-      env: { VITE_SUPABASE_URL: E2E_SUPABASE_URL, VITE_SUPABASE_PUBLISHABLE_KEY: 'e2e-publishable-key' },
+      env: {
+        VITE_SUPABASE_URL: E2E_SUPABASE_URL,
+        VITE_SUPABASE_PUBLISHABLE_KEY: 'e2e-publishable-key',
+        VITE_SITE_URL: `http://127.0.0.1:${BUILD_PORT}`,
+      },
       url: `http://127.0.0.1:${BUILD_PORT}`,
       reuseExistingServer: false,
       timeout: 180_000,

@@ -1,19 +1,10 @@
 import react from '@vitejs/plugin-react';
-import { rmSync } from 'node:fs';
-import { resolve } from 'node:path';
-import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
-
-/** MSW's worker lives in public/ for the dev server; a production build must not ship it. */
-function dropMockWorker(): Plugin {
-  let outDir = 'dist';
-  return {
-    name: 'drop-mock-worker',
-    apply: 'build',
-    configResolved: (config) => void (outDir = resolve(config.root, config.build.outDir)),
-    closeBundle: () => rmSync(resolve(outDir, 'mockServiceWorker.js'), { force: true }),
-  };
-}
+import { dropMockWorker } from './vite/drop-mock-worker.ts';
+import { envCheck, type CheckedEnv } from './vite/env-check.ts';
+import { inlineFirstLoad } from './vite/inline-first-load.ts';
+import { prerender } from './vite/prerender.ts';
+import { securityHeadersFiles } from './vite/security-headers.ts';
 
 const firstScriptModules = [
   'src/first-script.ts',
@@ -25,20 +16,29 @@ const firstScriptModules = [
   'vite/preload-helper',
 ];
 
+/** Filled by envCheck when Vite starts, read by the plugins that need the checked values. */
+const env: CheckedEnv = { hsts: 'this-host' };
+
 export default defineConfig({
-  plugins: [react(), dropMockWorker()],
-  build: {
-    // Every browser the build targets supports modulepreload natively.
-    modulePreload: { polyfill: false },
-    // One stylesheet, inlined into the HTML: the app's modules load after the first paint and
-    // must not bring styles of their own.
-    cssCodeSplit: false,
-    rolldownOptions: {
-      output: {
-        codeSplitting: {
-          // The first script and everything it imports statically stay one small file: the
-          // page's only up-front request after the HTML.
-          groups: [{ name: 'first-script', test: (id) => firstScriptModules.some((module) => id.includes(module)) }],
+  // `vite build` writes the finished site to dist/: pages prerendered, stylesheet inlined,
+  // security headers for the hosts, no mock code (see the README, "The production build").
+  plugins: [envCheck(env), react(), prerender(), inlineFirstLoad(), securityHeadersFiles(env), dropMockWorker()],
+  environments: {
+    client: {
+      build: {
+        // Every browser the build targets supports modulepreload natively.
+        modulePreload: { polyfill: false },
+        // One stylesheet, inlined into the HTML: the app's modules load after the first paint and
+        // must not bring styles of their own.
+        cssCodeSplit: false,
+        rolldownOptions: {
+          output: {
+            codeSplitting: {
+              // The first script and everything it imports statically stay one small file: the
+              // page's only up-front request after the HTML.
+              groups: [{ name: 'first-script', test: (id) => firstScriptModules.some((module) => id.includes(module)) }],
+            },
+          },
         },
       },
     },

@@ -27,6 +27,7 @@ const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const benchEnv = {
   VITE_SUPABASE_URL: 'https://bench-project.supabase.co',
   VITE_SUPABASE_PUBLISHABLE_KEY: 'bench-publishable-key',
+  VITE_SITE_URL: 'https://bench.example.org',
 };
 
 function build() {

@@ -3,7 +3,7 @@ import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { App, pageFor } from './app/app';
 
-/** Renders a path to HTML at build time, waiting for every lazy part (scripts/build.ts). */
+/** Renders a path to HTML at build time, waiting for every lazy part (vite/prerender.ts). */
 export async function render(path: string) {
   const { prelude } = await prerender(
     <StrictMode>

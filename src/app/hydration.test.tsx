@@ -17,8 +17,12 @@ function prerender(path: string): { page: string; html: string } {
   return JSON.parse(execFileSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8' }));
 }
 
+/** The build's server bundle (Vite's `ssr` environment, as vite/prerender.ts builds it), in its own process. */
 beforeAll(() => {
-  execFileSync('npx', ['vite', 'build', '--ssr', 'src/entry-server.tsx', '--outDir', outDir, '--logLevel', 'error']);
+  const script = `const { createBuilder } = await import('vite');
+    const builder = await createBuilder({ mode: 'test', logLevel: 'error', environments: { ssr: { build: { outDir: '${outDir}' } } } });
+    await builder.build(builder.environments.ssr);`;
+  execFileSync(process.execPath, ['--input-type=module', '-e', script]);
 }, 60_000);
 
 /** Puts the prerendered page in the document and hydrates it as the browser does; collects what React complains of. */

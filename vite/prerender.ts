@@ -1,0 +1,56 @@
+/**
+ * Prerendering, as one `vite build`: the server bundle (src/entry-server.tsx, Vite's `ssr`
+ * environment) is built first, then the client; while the client's HTML is written, each page
+ * is rendered into its `<div id="root">`. index.html holds /, 404.html the not-found page
+ * (hosts serve it, with status 404, for unknown paths). The dev server gets an empty root.
+ */
+import { rmSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import type { Plugin } from 'vite';
+
+type Render = (path: string) => Promise<{ page?: string; html: string }>;
+
+/** Each HTML entry and the path it prerenders. */
+const pages: Record<string, string> = { 'index.html': '/', '404.html': '/404' };
+const SERVER_OUT_DIR = 'build/prerender';
+
+export function prerender(): Plugin {
+  let render: Render | undefined;
+  let root = process.cwd();
+  return {
+    name: 'prerender',
+    config: (config) => ({
+      builder: { sharedConfigBuild: true },
+      environments: {
+        client: { build: { rolldownOptions: { input: Object.keys(pages) } } },
+        ssr: {
+          build: {
+            outDir: config.environments?.ssr?.build?.outDir ?? SERVER_OUT_DIR,
+            emptyOutDir: true,
+            rolldownOptions: { input: 'src/entry-server.tsx' },
+          },
+        },
+      },
+    }),
+    configResolved: (config) => void (root = config.root),
+    async buildApp(builder) {
+      const serverOutDir = resolve(root, builder.environments.ssr.config.build.outDir);
+      try {
+        await builder.build(builder.environments.ssr);
+        ({ render } = (await import(pathToFileURL(join(serverOutDir, 'entry-server.js')).href)) as { render: Render });
+        await builder.build(builder.environments.client);
+      } finally {
+        rmSync(serverOutDir, { recursive: true, force: true });
+      }
+    },
+    transformIndexHtml: {
+      order: 'pre',
+      async handler(_html, { path }) {
+        const page = pages[path.replace(/^\//, '')] ?? '/';
+        const rendered = render ? await render(page) : { html: '' };
+        return [{ tag: 'div', attrs: { id: 'root', 'data-page': rendered.page }, children: rendered.html, injectTo: 'body-prepend' }];
+      },
+    },
+  };
+}
