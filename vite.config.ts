@@ -51,7 +51,7 @@ export default defineConfig({
           name: 'unit',
           environment: 'jsdom',
           globals: true,
-          include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts'],
+          include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts', 'vite/**/*.test.ts'],
           setupFiles: ['src/test/setup.ts'],
           // CSS module class names as the build writes them, so prerendered HTML hydrates here.
           css: { include: [/\.module\.css$/], modules: { classNameStrategy: 'scoped' } },
