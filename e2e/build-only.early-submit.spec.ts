@@ -4,7 +4,8 @@
  * form's code is held back until the visitor has submitted, so every test here exercises the
  * early path for certain; then it is released and the outcome must be the spec's.
  */
-import type { Page } from '@playwright/test';
+import type { Page, Request, Route } from '@playwright/test';
+import { LOAD_FAILURE_ID } from '../src/features/waitlist/early-submit';
 import { messages } from '../src/features/waitlist/messages';
 import { emailField, expect, submitButton, test, toast } from './fixtures';
 import { idle, recordFormStates, sending } from './form-states';
@@ -22,12 +23,14 @@ async function slowPhone(page: Page) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
 }
 
+const FORM_CODE = '**/assets/waitlist-widget-*.js';
+
 /** Holds the form's code (its chunk) on its way until `release()`, which checks it was asked for. */
 async function holdFormCode(page: Page) {
   let open!: () => void;
   const released = new Promise<void>((resolve) => (open = resolve));
   let requested = false;
-  await page.route('**/assets/waitlist-widget-*.js', async (route) => {
+  await page.route(FORM_CODE, async (route) => {
     requested = true;
     await released;
     await route.fallback();
@@ -38,11 +41,23 @@ async function holdFormCode(page: Page) {
   };
 }
 
+/**
+ * The requests so far must be exactly `added`, in order. A stray request of an early submit
+ * would come before a later one, so a last address is added through the form first, and only
+ * then are the requests read.
+ */
+async function expectRequestsFor(page: Page, requests: Request[], added: string[]) {
+  await emailField(page).fill('last@example.com');
+  await emailField(page).press('Enter');
+  await expect(toast(page, messages.added)).toHaveCount(added.length + 1, ARRIVAL);
+  expect(requests.map((request) => request.postDataJSON().email)).toEqual([...added, 'last@example.com']);
+}
+
 const HUMAN_TYPING = { delay: 90 };
 // The throttled network needs seconds to bring the form's code once it is released.
 const ARRIVAL = { timeout: 30_000 };
 
-test.describe.configure({ timeout: 60_000 });
+test.describe.configure({ timeout: 90_000 });
 
 test.describe("on a slow phone, before the form's code has arrived", () => {
   test.beforeEach(async ({ page }) => slowPhone(page));
@@ -72,9 +87,8 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     await expect(emailField(page)).toHaveValue('');
     await expect(submitButton(page)).toHaveText('JOIN WAITING LIST');
     await expect(emailField(page)).toBeFocused();
-    expect(waitingListRequests).toHaveLength(1);
-    expect(waitingListRequests[0].postDataJSON()).toEqual({ email: 'ada@example.com' });
     expect(await states()).toEqual([idle, sending, idle]);
+    await expectRequestsFor(page, waitingListRequests, ['ada@example.com']);
   });
 
   test('(c) Enter on an empty field: "Email Required", no request', async ({ page, waitingListRequests }) => {
@@ -86,7 +100,7 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     release();
     await expect(toast(page, messages.emailRequired)).toBeVisible(ARRIVAL);
     await expect(emailField(page)).toBeFocused();
-    expect(waitingListRequests).toHaveLength(0);
+    await expectRequestsFor(page, waitingListRequests, []);
   });
 
   test('(d) a malformed address: "Invalid Email", no request, the address kept', async ({ page, waitingListRequests }) => {
@@ -98,7 +112,21 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     await expect(toast(page, messages.invalidEmail)).toBeVisible(ARRIVAL);
     await expect(emailField(page)).toHaveValue('ada@example');
     await expect(emailField(page)).toHaveAttribute('aria-invalid', 'true');
-    expect(waitingListRequests).toHaveLength(0);
+    await expectRequestsFor(page, waitingListRequests, []);
+  });
+
+  test('a corrected address submitted again while held replaces the first submit', async ({ page, waitingListRequests }) => {
+    const release = await holdFormCode(page);
+    await page.goto('/');
+    await emailField(page).pressSequentially('ada@example', HUMAN_TYPING);
+    await emailField(page).press('Enter');
+    await emailField(page).pressSequentially('.com', HUMAN_TYPING);
+    await emailField(page).press('Enter');
+    await expect(submitButton(page)).toHaveText('SECURING ACCESS...');
+    release();
+    await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
+    await expect(toast(page, messages.invalidEmail)).toHaveCount(0);
+    await expectRequestsFor(page, waitingListRequests, ['ada@example.com']);
   });
 
   test('Enter twice, then a double click, while held: still one request', async ({ page, waitingListRequests }) => {
@@ -110,7 +138,7 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     await submitButton(page).dblclick({ force: true });
     release();
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
-    expect(waitingListRequests).toHaveLength(1);
+    await expectRequestsFor(page, waitingListRequests, ['grace@example.com']);
   });
 
   test('with nothing held back, a visitor who types and presses Enter is added once', async ({ page, waitingListRequests }) => {
@@ -119,7 +147,36 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     await page.keyboard.type('lin@example.com', HUMAN_TYPING);
     await page.keyboard.press('Enter');
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
-    expect(waitingListRequests).toHaveLength(1);
+    await expectRequestsFor(page, waitingListRequests, ['lin@example.com']);
+  });
+
+  test("when the form's code fails to arrive, the submit is given back with 'Error', and the next one goes through", async ({ page, waitingListRequests }) => {
+    // The first fetch of the form's code is held until the visitor has submitted, then fails.
+    let fail!: () => void;
+    const failing = new Promise<void>((resolve) => (fail = resolve));
+    let fetches = 0;
+    await page.route(FORM_CODE, async (route: Route) => {
+      if ((fetches += 1) > 1) return route.fallback();
+      await failing;
+      await route.abort('connectionreset');
+    });
+    await page.goto('/');
+    const states = await recordFormStates(page);
+    await emailField(page).pressSequentially('ada@example.com', HUMAN_TYPING);
+    await emailField(page).press('Enter');
+    await expect(submitButton(page)).toHaveText('SECURING ACCESS...');
+    fail();
+    const failure = page.locator(`#${LOAD_FAILURE_ID}`);
+    await expect(failure).toBeVisible(ARRIVAL);
+    await expect(failure.getByText(messages.failed.title, { exact: true })).toBeVisible();
+    await expect(failure.getByText(messages.failed.description, { exact: true })).toBeVisible();
+    await expect(emailField(page)).toHaveValue('ada@example.com');
+    expect(await states()).toEqual([idle, sending, idle]);
+    await submitButton(page).click();
+    await expect(failure).toBeHidden();
+    await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
+    expect(fetches).toBe(2);
+    await expectRequestsFor(page, waitingListRequests, ['ada@example.com']);
   });
 });
 
@@ -139,7 +196,7 @@ test.describe('on a slow phone, by touch', () => {
     release();
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
     await expect(emailField(page)).toHaveValue('');
-    expect(waitingListRequests).toHaveLength(1);
     expect(await states()).toEqual([idle, sending, idle]);
+    await expectRequestsFor(page, waitingListRequests, ['ada@example.com']);
   });
 });

@@ -3,7 +3,6 @@ import { test as base, expect, type Page, type Request } from '@playwright/test'
 
 export type { Page };
 import { handlers, resetMockBackend } from '../mocks/handlers';
-import { E2E_SUPABASE_URL } from './e2e-backend';
 
 /** Where the mock backend runs: MSW's worker in the dev page, or Playwright's router. */
 export type MockLayer = 'worker' | 'playwright';
@@ -18,30 +17,32 @@ type Fixtures = {
 
 export const test = base.extend<Fixtures>({
   mockLayer: ['worker', { option: true }],
-  network: [
-    async ({ context, mockLayer }, use) => {
-      if (mockLayer === 'worker') return use(undefined);
-      resetMockBackend();
-      const network = defineNetworkFixture({ context, handlers });
-      await network.enable();
-      await use(network);
-      await network.disable();
-    },
-    { auto: true },
-  ],
   // Tests talk to the mock backend and nothing else: any request that would leave this machine
-  // (a real Supabase project, say) is refused before it is sent, and fails the test.
+  // (a real Supabase project, say), or that the mock layer passed on unanswered, is refused
+  // before it is sent, and fails the test. Routed first, so the mock layer's routes come before it.
   onlyTheMock: [
     async ({ context }, use) => {
       const escaped: string[] = [];
-      const leavesTheMachine = (url: URL) =>
-        !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname) && url.origin !== E2E_SUPABASE_URL;
+      const leavesTheMachine = (url: URL) => !['127.0.0.1', 'localhost', '[::1]'].includes(url.hostname);
       await context.route(leavesTheMachine, (route) => {
         escaped.push(`${route.request().method()} ${route.request().url()}`);
         return route.abort('blockedbyclient');
       });
       await use();
       expect(escaped, 'requests that would have left the mock backend').toEqual([]);
+    },
+    { auto: true },
+  ],
+  // The build's mock layer: @msw/playwright answers the fake Supabase origin of the build.
+  network: [
+    async ({ context, mockLayer, onlyTheMock }, use) => {
+      void onlyTheMock; // its catch-all route must be in place first
+      if (mockLayer === 'worker') return use(undefined);
+      resetMockBackend();
+      const network = defineNetworkFixture({ context, handlers });
+      await network.enable();
+      await use(network);
+      await network.disable();
     },
     { auto: true },
   ],

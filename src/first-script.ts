@@ -1,22 +1,31 @@
 /**
- * The first and only script the page names (index.html): a few hundred bytes that make the form
- * answer from the moment it shows, then fetch the rest without delaying the first paint.
+ * The first and only script the page names (index.html, 404.html): about 4 kB that make the
+ * form answer from the moment it shows, then fetch the rest without delaying the first paint.
  * README, "Early submits" and "A lean first load".
  */
 import { holdEarlySubmits, WAITLIST_FORM_ID } from './features/waitlist/early-submit';
-import { loadSupabase } from './features/waitlist/insert-email';
+import { loadFormCode } from './features/waitlist/form-code';
 import { onFirstInteraction } from './lib/first-interaction';
 
-holdEarlySubmits();
+let app: Promise<unknown> | undefined;
+/** The app (React, the router, the pages); a failed fetch is tried again on the next submit. */
+function startApp() {
+  app ??= import('./main').catch((error: unknown) => {
+    app = undefined;
+    console.error("Could not load the page's code:", error);
+  });
+}
+
+/** A held submit needs the app and the form's code: (re)start fetching whichever is missing. */
+holdEarlySubmits(() => {
+  startApp();
+  loadFormCode();
+});
 
 // The visitor is about to use the form: fetch its code and the backend client now.
 onFirstInteraction(() => {
-  if (!document.getElementById(WAITLIST_FORM_ID)) return; // the not-found page has none
-  void import('./features/waitlist/waitlist-widget');
-  void loadSupabase();
+  if (document.getElementById(WAITLIST_FORM_ID)) loadFormCode(); // the not-found page has none
 });
-
-const startApp = () => void import('./main');
 
 /** Runs `then` once the browser reports the first contentful paint: the prerendered page needs no script before it. */
 function afterFirstPaint(then: () => void) {

@@ -7,13 +7,29 @@
 import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { Plugin } from 'vite';
+import type { HtmlTagDescriptor, Plugin } from 'vite';
+import { LOAD_FAILURE_ID } from '../src/features/waitlist/early-submit.ts';
+import { messages } from '../src/features/waitlist/messages.ts';
 
 type Render = (path: string) => Promise<{ page?: string; html: string }>;
 
 /** Each HTML entry and the path it prerenders. */
 const pages: Record<string, string> = { 'index.html': '/', '404.html': '/404' };
 const SERVER_OUT_DIR = 'build/prerender';
+
+/**
+ * The 'Error' message for when the form's code itself cannot be fetched (so no toast can be
+ * shown): plain HTML outside the app, revealed by early-submit.ts. Text from the toast catalogue.
+ */
+const loadFailure: HtmlTagDescriptor = {
+  tag: 'div',
+  attrs: { id: LOAD_FAILURE_ID, class: 'load-failure', role: 'alert', hidden: true },
+  children: [
+    { tag: 'strong', children: messages.failed.title },
+    { tag: 'span', children: messages.failed.description },
+  ],
+  injectTo: 'body',
+};
 
 export function prerender(): Plugin {
   let render: Render | undefined;
@@ -49,7 +65,10 @@ export function prerender(): Plugin {
       async handler(_html, { path }) {
         const page = pages[path.replace(/^\//, '')] ?? '/';
         const rendered = render ? await render(page) : { html: '' };
-        return [{ tag: 'div', attrs: { id: 'root', 'data-page': rendered.page }, children: rendered.html, injectTo: 'body-prepend' }];
+        return [
+          { tag: 'div', attrs: { id: 'root', 'data-page': rendered.page }, children: rendered.html, injectTo: 'body-prepend' },
+          ...(page === '/' ? [loadFailure] : []),
+        ];
       },
     },
   };

@@ -4,6 +4,7 @@ import { StrictMode } from 'react';
 import { hydrateRoot, type Root } from 'react-dom/client';
 import { MemoryRouter } from 'react-router-dom';
 import { holdEarlySubmits } from '../features/waitlist/early-submit';
+import { loadFormCode } from '../features/waitlist/form-code';
 import { messages } from '../features/waitlist/messages';
 import { recordWaitingListRequests } from '../test/waiting-list-requests';
 import { App } from './app';
@@ -64,8 +65,8 @@ describe.each([
     expect(prerendered.page).toBe(page);
     prerendered.hydrate();
     if (page === 'landing') {
-      // The form's code arrives on the first interaction, and then hydrates.
-      document.dispatchEvent(new Event('pointerover'));
+      // The first script fetches the form's code on the first interaction; then it hydrates.
+      loadFormCode();
       await waitFor(() => expect(screen.getByRole('button', { name: 'JOIN WAITING LIST' })).toBeEnabled());
     } else {
       await waitFor(() => expect(prerendered.problems).toHaveBeenCalledWith(expect.stringContaining('404 Error'), path));
@@ -78,7 +79,7 @@ describe.each([
 it('hydrates over a submit the first script held, and carries it out once', async () => {
   const requests = recordWaitingListRequests();
   const prerendered = hydratePrerendered('/');
-  holdEarlySubmits();
+  holdEarlySubmits(loadFormCode); // as the first script does
   const field = screen.getByRole<HTMLInputElement>('textbox', { name: 'Email address' });
   field.value = 'early@example.com';
   field.form!.requestSubmit();
@@ -86,7 +87,6 @@ it('hydrates over a submit the first script held, and carries it out once', asyn
   expect(screen.getByRole('button', { name: 'SECURING ACCESS...' })).toBeDisabled();
 
   prerendered.hydrate();
-  document.dispatchEvent(new Event('pointerover'));
   const toast = await screen.findByText(messages.added.title);
   expect(within(toast.closest('[data-sonner-toast]')!).getByText(messages.added.description)).toBeInTheDocument();
   await waitFor(() => expect(field).toHaveValue(''));

@@ -10,9 +10,13 @@ import { buttonLabels } from './button-labels';
  */
 export const WAITLIST_FORM_ID = 'waitlist-form';
 
+/** Shown by the page (outside the form) when the form's code could not be fetched. */
+export const LOAD_FAILURE_ID = 'waitlist-load-failure';
+
 let started = false;
 let connected = false;
 let held: string | undefined;
+let onHold = () => {};
 
 function holdSubmit(event: SubmitEvent) {
   const form = event.target;
@@ -22,6 +26,8 @@ function holdSubmit(event: SubmitEvent) {
   const field = form.elements.namedItem('email') as HTMLInputElement;
   held = field.value; // a later submit replaces one still held: the visitor's latest intent counts
   if (checkEmail(held).ok) showSending(form);
+  document.getElementById(LOAD_FAILURE_ID)?.setAttribute('hidden', '');
+  onHold();
 }
 
 /**
@@ -29,17 +35,33 @@ function holdSubmit(event: SubmitEvent) {
  * that JoinFormView renders while submitting, so that the form's code hydrates over it
  * (early-submit.test.tsx compares the two).
  */
-export function showSending(form: HTMLFormElement) {
-  form.setAttribute('aria-busy', 'true');
-  form.querySelector('fieldset')!.disabled = true;
-  (form.querySelector('button')!.lastChild as Text).data = buttonLabels.sending;
+export function showSending(form: HTMLFormElement, sending = true) {
+  form.setAttribute('aria-busy', String(sending));
+  form.querySelector('fieldset')!.disabled = sending;
+  (form.querySelector('button')!.lastChild as Text).data = sending ? buttonLabels.sending : buttonLabels.idle;
 }
 
-/** Started by the first script, before anything else: window's capture phase sees every submit first. */
-export function holdEarlySubmits() {
+/**
+ * Started by the first script, before anything else: window's capture phase sees every submit
+ * first. `fetchCode` runs on every held submit: it (re)starts fetching whatever the form needs.
+ */
+export function holdEarlySubmits(fetchCode: () => void) {
   if (started) return;
   started = true;
+  onHold = fetchCode;
   addEventListener('submit', holdSubmit, true);
+}
+
+/**
+ * The form's code could not be fetched: the held submit is given back (idle again, the address
+ * still typed) and the visitor is told; the next submit is held again and tries again.
+ */
+export function releaseHeldSubmit() {
+  if (connected || held === undefined) return;
+  held = undefined;
+  const form = document.getElementById(WAITLIST_FORM_ID);
+  if (form instanceof HTMLFormElement) showSending(form, false);
+  document.getElementById(LOAD_FAILURE_ID)?.removeAttribute('hidden');
 }
 
 /** Whether a held submit is being shown as sending (the form's code starts in that state). */

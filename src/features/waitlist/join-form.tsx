@@ -1,7 +1,6 @@
 import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { connectEarlySubmit, holdingSending } from './early-submit';
 import { checkEmail } from './email';
-import { loadSupabase } from './insert-email';
 import { JoinFormView } from './join-form-view';
 import { messages } from './messages';
 import { notify } from './notify';
@@ -14,11 +13,8 @@ export function JoinForm() {
   // A submit held by the first script may already show as sending: start in that state.
   const [resumingHeldSubmit] = useState(holdingSending);
   const input = useRef<HTMLInputElement>(null);
-  const join = useJoinWaitingList();
+  const join = useJoinWaitingList({ onAdded: () => setEmail('') });
   const sending = join.isPending || (resumingHeldSubmit && join.isIdle);
-
-  // The visitor is here to submit: fetch the backend client now rather than on click.
-  useEffect(() => void loadSupabase(), []);
 
   // The disabled field lost focus while sending; give it back once the answer is in.
   const sent = useRef(false);
@@ -36,7 +32,7 @@ export function JoinForm() {
       input.current?.focus();
       return;
     }
-    join.mutate(check.email, { onSuccess: (outcome) => outcome === 'added' && setEmail('') });
+    join.mutate(check.email);
   }
 
   // Take over from the first script before the browser can dispatch another event, and carry

@@ -3,12 +3,19 @@ import { insertEmail } from './insert-email';
 import { messages } from './messages';
 import { notify } from './notify';
 
-/** The one mutation of the site: insert, then tell the visitor how it went (docs/product.md §8). */
-export function useJoinWaitingList() {
+/**
+ * The one mutation of the site: insert, then tell the visitor how it went (docs/product.md §8).
+ * `onAdded` runs with the mutation's own callbacks, which fire even when the form started it
+ * before React had subscribed to it (a held early submit, carried out as the form mounts).
+ */
+export function useJoinWaitingList({ onAdded }: { onAdded: () => void }) {
   return useMutation({
     mutationKey: ['waiting-list', 'join'],
     mutationFn: insertEmail,
-    onSuccess: (outcome) => notify(outcome === 'added' ? messages.added : messages.alreadyRegistered),
+    onSuccess: (outcome) => {
+      notify(outcome === 'added' ? messages.added : messages.alreadyRegistered);
+      if (outcome === 'added') onAdded();
+    },
     onError: (error) => {
       console.error('Could not join the waiting list:', error);
       notify(messages.failed);
