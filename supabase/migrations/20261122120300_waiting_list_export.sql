@@ -10,8 +10,12 @@ create function private.csv_cell(value text) returns text
   as $$ select case when value ~ '^[=+\-@\t\r]' then '''' || value else value end $$;
 comment on function private.csv_cell(text) is
   'A spreadsheet-safe cell: text starting with = + - @ tab or CR gets a leading single quote (OWASP CSV injection).';
+revoke all on function private.csv_cell(text) from public;
 
-create view private.waiting_list_export as
+-- security_invoker: the view reads public.waiting_list with the privileges of whoever queries
+-- it, not of its owner, so it can never hand the list to a role that may not read the table
+-- itself. The owner (postgres) owns the table and the function, so the \copy above works as is.
+create view private.waiting_list_export with (security_invoker = true) as
   select
     private.csv_cell(email) as email,
     to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as signed_up_utc

@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
 import { apiRequest, insertEmail, refusal, type ApiRole } from './api-request';
 import { useDatabase } from './use-database';
@@ -51,10 +51,6 @@ describe.each<ApiRole>(['anon', 'authenticated'])('with the public key, as %s', 
     expect(error).toMatchObject({ code: '428C9', message: 'cannot insert a non-DEFAULT value into column "id"' });
   });
 
-  it('cannot read the abuse guard or its addresses', async () => {
-    const error = await refusal(asRole('select * from private.signup_attempts'));
-    expect(error).toMatchObject({ code: '42501', message: 'permission denied for schema private' });
-  });
 });
 
 describe('with the service key, as service_role', () => {
@@ -69,5 +65,120 @@ describe('with the service key, as service_role', () => {
 
   it('cannot change the list', async () => {
     expect(await refusal(asService(`delete from public.waiting_list`))).toMatchObject(DENIED);
+  });
+});
+
+/**
+ * Schema private: the abuse guard, the duplicate keys, the export. Every object in it is listed
+ * from the catalog at run time, so an object a later migration adds is covered without editing
+ * this file. No API role may reach any of them: not the public key's roles, and not service_role
+ * either (the owner's side runs as postgres; supabase/README.md, "What the public key can and
+ * cannot do").
+ */
+describe('schema private, every object in it', () => {
+  const API_ROLES: ApiRole[] = ['anon', 'authenticated', 'service_role'];
+  type CatalogObject = { kind: string; name: string; oid: number };
+  let objects: CatalogObject[] = [];
+
+  beforeAll(async () => {
+    const { rows } = await db.owner.query<CatalogObject>(
+      `select case c.relkind when 'r' then 'table' when 'p' then 'table' when 'v' then 'view'
+                             when 'm' then 'materialized view' when 'f' then 'foreign table'
+                             when 'S' then 'sequence' end as kind,
+              c.relname as name, c.oid::int as oid
+       from pg_class c
+       where c.relnamespace = 'private'::regnamespace and c.relkind in ('r', 'p', 'v', 'm', 'f', 'S')
+       union all
+       select 'function', p.oid::regprocedure::text, p.oid::int
+       from pg_proc p where p.pronamespace = 'private'::regnamespace
+       order by 1, 2`,
+    );
+    objects = rows;
+  });
+
+  const relations = () => objects.filter((o) => o.kind !== 'function' && o.kind !== 'sequence');
+
+  it('are found by the catalog query (the current tables, the export view and its function among them)', () => {
+    const names = objects.map((o) => `${o.kind} ${o.name}`);
+    expect(names).toEqual(expect.arrayContaining([
+      'table signup_limits',
+      'table signup_counts',
+      'table signup_secrets',
+      'table waiting_list_keys',
+      'view waiting_list_export',
+      'function private.csv_cell(text)',
+      'function private.limit_signups()',
+      'function private.forget_expired_signups()',
+    ]));
+    // The first guard's table is gone: nothing below may pass because an object is missing.
+    expect(names).not.toContain('table signup_attempts');
+  });
+
+  it.each(API_ROLES)('%s has no privilege on the schema itself', async (role) => {
+    const { rows } = await db.owner.query(
+      `select has_schema_privilege($1, 'private', 'USAGE') as usage, has_schema_privilege($1, 'private', 'CREATE') as create`,
+      [role],
+    );
+    expect(rows).toEqual([{ usage: false, create: false }]);
+  });
+
+  it.each(API_ROLES)('%s may not SELECT, INSERT, UPDATE or DELETE any table or view, nor any of their columns', async (role) => {
+    const { rows } = await db.owner.query(
+      `select c.relname, p.privilege
+       from pg_class c
+       cross join unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) as p(privilege)
+       where c.relnamespace = 'private'::regnamespace and c.relkind in ('r', 'p', 'v', 'm', 'f')
+         and (has_table_privilege($1, c.oid, p.privilege)
+              -- A column grant (like INSERT (email) on the list) leaves the table privilege false.
+              or (p.privilege in ('SELECT', 'INSERT', 'UPDATE', 'REFERENCES')
+                  and has_any_column_privilege($1, c.oid, p.privilege)))
+       order by 1, 2`,
+      [role],
+    );
+    expect(rows).toEqual([]);
+    expect(relations().length).toBeGreaterThanOrEqual(5);
+  });
+
+  it.each(API_ROLES)('%s may not use any sequence', async (role) => {
+    const { rows } = await db.owner.query(
+      `select c.relname from pg_class c
+       where c.relnamespace = 'private'::regnamespace and c.relkind = 'S'
+         and (has_sequence_privilege($1, c.oid, 'USAGE') or has_sequence_privilege($1, c.oid, 'SELECT')
+              or has_sequence_privilege($1, c.oid, 'UPDATE'))`,
+      [role],
+    );
+    expect(rows).toEqual([]);
+  });
+
+  it.each(API_ROLES)('%s may not EXECUTE any function (none is left to PUBLIC)', async (role) => {
+    const { rows } = await db.owner.query(
+      `select p.oid::regprocedure::text as function from pg_proc p
+       where p.pronamespace = 'private'::regnamespace and has_function_privilege($1, p.oid, 'EXECUTE')
+       order by 1`,
+      [role],
+    );
+    expect(rows).toEqual([]);
+    expect(objects.filter((o) => o.kind === 'function').length).toBeGreaterThanOrEqual(10);
+  });
+
+  describe.each(API_ROLES)('in a request as %s', (role) => {
+    const asRole = (sql: string) => apiRequest(db.api, sql, [], { role, keep: false });
+    const SCHEMA_DENIED = { code: '42501', message: 'permission denied for schema private' };
+
+    it('cannot read the abuse guard\'s counters (42501)', async () => {
+      expect(await refusal(asRole('select * from private.signup_counts'))).toMatchObject(SCHEMA_DENIED);
+    });
+
+    it('cannot read the export view (42501)', async () => {
+      expect(await refusal(asRole('select * from private.waiting_list_export'))).toMatchObject(SCHEMA_DENIED);
+    });
+
+    it('cannot read any table or view of the schema, nor call its functions (42501)', async () => {
+      for (const { name } of relations()) {
+        expect(await refusal(asRole(`select * from private.${name} limit 1`)), name).toMatchObject(SCHEMA_DENIED);
+      }
+      expect(await refusal(asRole(`select private.csv_cell('=1')`))).toMatchObject(SCHEMA_DENIED);
+      expect(await refusal(asRole('select private.forget_expired_signups()'))).toMatchObject(SCHEMA_DENIED);
+    });
   });
 });

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { describe, expect, inject, it } from 'vitest';
-import { insertEmail } from './api-request';
+import { insertEmail, refusal } from './api-request';
 import { useDatabase } from './use-database';
 
 const run = promisify(execFile);
@@ -50,6 +50,24 @@ describe('the CSV export', () => {
 
     const { rows } = await db.owner.query('select email from public.waiting_list where email = any($1) order by email', [FORMULAS]);
     expect(rows.map((row) => row.email)).toEqual([...FORMULAS].sort());
+  });
+
+  it('is a security_invoker view: it never reads the list for a role that may not read the table', async () => {
+    const { rows } = await db.owner.query(`select reloptions from pg_class where oid = 'private.waiting_list_export'::regclass`);
+    expect(rows).toEqual([{ reloptions: ['security_invoker=true'] }]);
+    // Even a role given the schema, the view and the function (a mistaken grant) gets nothing:
+    // the view checks the querying role's SELECT on public.waiting_list, which anon lacks.
+    await db.owner.query('begin');
+    try {
+      await db.owner.query(`grant usage on schema private to anon;
+                            grant select on private.waiting_list_export to anon;
+                            grant execute on function private.csv_cell(text) to anon`);
+      await db.owner.query(`set local role anon`);
+      const error = await refusal(db.owner.query('select * from private.waiting_list_export'));
+      expect(error).toMatchObject({ code: '42501', message: 'permission denied for table waiting_list' });
+    } finally {
+      await db.owner.query('rollback');
+    }
   });
 
   it('escapes every cell a spreadsheet would evaluate: = + - @ tab and carriage return at the start', async () => {
