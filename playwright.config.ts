@@ -6,6 +6,9 @@ import type { MockLayer } from './e2e/fixtures';
 // which may be talking to a real Supabase project.
 const DEV_PORT = 5273;
 const BUILD_PORT = 4273;
+const NGINX_PORT = 4274;
+/** The specs that check what a host serves (headers, status codes), run against every host. */
+const HOST_SPECS = /build-only\.(security|host)\.spec\.ts/;
 
 export default defineConfig<{ mockLayer: MockLayer }>({
   testDir: 'e2e',
@@ -38,9 +41,16 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       use: { baseURL: `http://127.0.0.1:${DEV_PORT}`, mockLayer: 'worker' },
     },
     {
-      // The production build served statically, the mock handlers routed by @msw/playwright.
+      // The production build served by Cloudflare Pages' own runtime (wrangler pages dev), the
+      // mock handlers routed by @msw/playwright.
       name: 'build',
       use: { baseURL: `http://127.0.0.1:${BUILD_PORT}`, mockLayer: 'playwright', serviceWorkers: 'block' },
+    },
+    {
+      // The same build served by nginx with docs/nginx.conf: the same header and status tests.
+      name: 'nginx',
+      testMatch: HOST_SPECS,
+      use: { baseURL: `http://127.0.0.1:${NGINX_PORT}`, mockLayer: 'playwright', serviceWorkers: 'block' },
     },
   ],
   webServer: [
@@ -52,13 +62,20 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       reuseExistingServer: false,
     },
     {
-      command: `npm run build:e2e && tsx scripts/serve.ts build/e2e ${BUILD_PORT}`,
+      command: `npm run build:e2e && wrangler pages dev build/e2e --ip 127.0.0.1 --port ${BUILD_PORT}`,
       env: {
         VITE_SUPABASE_URL: E2E_SUPABASE_URL,
         VITE_SUPABASE_PUBLISHABLE_KEY: 'e2e-publishable-key',
         VITE_SITE_URL: `http://127.0.0.1:${BUILD_PORT}`,
+        WRANGLER_SEND_METRICS: 'false',
       },
       url: `http://127.0.0.1:${BUILD_PORT}`,
+      reuseExistingServer: false,
+      timeout: 180_000,
+    },
+    {
+      command: `tsx e2e/nginx-server.ts ${NGINX_PORT}`,
+      url: `http://127.0.0.1:${NGINX_PORT}`,
       reuseExistingServer: false,
       timeout: 180_000,
     },

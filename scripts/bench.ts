@@ -1,9 +1,10 @@
 /**
- * Lighthouse benchmark of the production build: builds (unless --no-build), serves dist/ with
- * scripts/serve.ts on a free loopback port, runs Lighthouse --runs times (default 3) and prints
- * the medians beside the targets. Writes bench/lighthouse-summary.json, raw reports to
- * bench/run-N.report.json (git-ignored). Asserts nothing; exits 1 only if a step fails.
- * Usage: npx tsx scripts/bench.ts [--no-build] [--dir dist] [--runs 3]
+ * Lighthouse benchmark of the production build: builds it into build/bench (unless --no-build;
+ * dist/ is never touched), serves it with Cloudflare Pages' runtime (wrangler pages dev) on a
+ * loopback port, runs Lighthouse --runs times (default 3) and prints the medians beside the
+ * targets. Writes build/bench/lighthouse-summary.json and the raw reports
+ * build/bench/run-N.report.json (git-ignored). Asserts nothing; exits 1 only if a step fails.
+ * Usage: npx tsx scripts/bench.ts [--no-build] [--dir build/bench/site] [--runs 3] [--port 4275]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -17,12 +18,14 @@ const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
   options: {
     'no-build': { type: 'boolean', default: false },
-    dir: { type: 'string', default: 'dist' },
+    dir: { type: 'string', default: 'build/bench/site' },
     runs: { type: 'string', default: '3' },
+    port: { type: 'string', default: '4275' },
   },
 });
 const runs = Number(values.runs);
 const dir = resolve(root, values.dir);
+const results = resolve(root, 'build/bench');
 const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
 const benchEnv = {
   VITE_SUPABASE_URL: 'https://bench-project.supabase.co',
@@ -32,8 +35,12 @@ const benchEnv = {
 
 function build() {
   console.log(`Building with VITE_SUPABASE_URL=${benchEnv.VITE_SUPABASE_URL}`);
-  const result = spawnSync('npm', ['run', 'build'], { cwd: root, stdio: 'inherit', env: { ...process.env, ...benchEnv } });
-  if (result.status !== 0) throw new Error(`npm run build failed (${result.error?.message ?? `exit ${result.status}`})`);
+  const result = spawnSync('npx', ['vite', 'build', '--outDir', dir, '--emptyOutDir'], {
+    cwd: root,
+    stdio: 'inherit',
+    env: { ...process.env, ...benchEnv },
+  });
+  if (result.status !== 0) throw new Error(`vite build failed (${result.error?.message ?? `exit ${result.status}`})`);
 }
 
 /** The commit measured, "+dirty" with uncommitted changes (the build includes them). */
@@ -44,23 +51,27 @@ function source(): string {
   return `${commit.stdout.trim()}${git('status', '--porcelain', '--untracked-files=no').stdout.trim() ? '+dirty' : ''}`;
 }
 
-/** Starts scripts/serve.ts on port 0 and resolves with the URL it reports. */
+/** Serves the build with wrangler pages dev (as production on Cloudflare Pages) and resolves once it answers. */
 function serve(): Promise<{ url: string; stop: () => void }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(root, 'scripts/serve.ts'), dir, '0'], {
+  const url = `http://127.0.0.1:${values.port}/`;
+  const child = spawn('npx', ['wrangler', 'pages', 'dev', dir, '--ip', '127.0.0.1', '--port', values.port], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
+    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    detached: true,
   });
-  const stop = () => void (child.exitCode === null && child.kill());
+  const stop = () => {
+    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+  };
   process.once('exit', stop);
   return new Promise((resolved, failed) => {
     let output = '';
     child.stdout.on('data', (chunk: Buffer) => {
       output += chunk.toString();
-      const url = /on (http:\/\/127\.0\.0\.1:\d+)/.exec(output)?.[1];
-      if (url) resolved({ url: `${url}/`, stop });
+      if (output.includes('Ready on')) resolved({ url, stop });
     });
     child.once('error', failed);
-    child.once('exit', (code) => failed(new Error(`scripts/serve.ts exited (${code}) before serving`)));
+    child.once('exit', (code) => failed(new Error(`wrangler pages dev exited (${code}) before serving:\n${output}`)));
   });
 }
 
@@ -70,7 +81,7 @@ async function main() {
   const server = await serve();
   const done: Run[] = [];
   try {
-    mkdirSync(join(root, 'bench'), { recursive: true });
+    mkdirSync(results, { recursive: true });
     for (let index = 1; index <= runs; index++) {
       process.stdout.write(`Lighthouse run ${index}/${runs} on ${server.url} … `);
       const run = await runLighthouse(server.url, chromePath).catch((error: unknown) => {
@@ -78,7 +89,7 @@ async function main() {
         console.log(`failed (${error instanceof Error ? error.message : String(error)}), retrying … `);
         return runLighthouse(server.url, chromePath);
       });
-      writeFileSync(join(root, `bench/run-${index}.report.json`), JSON.stringify(run.lhr));
+      writeFileSync(join(results, `run-${index}.report.json`), JSON.stringify(run.lhr));
       console.log(`performance ${run.figures.performance}, LCP ${Math.round(run.figures.lcp)} ms`);
       done.push(run);
     }
@@ -105,8 +116,8 @@ async function main() {
     runs: done.map((run) => run.figures),
     costs,
   };
-  writeFileSync(join(root, 'bench/lighthouse-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
-  console.log('\nWrote bench/lighthouse-summary.json');
+  writeFileSync(join(results, 'lighthouse-summary.json'), `${JSON.stringify(summary, null, 2)}\n`);
+  console.log('\nWrote build/bench/lighthouse-summary.json');
 }
 
 process.once('SIGINT', () => process.exit(130));

@@ -1,0 +1,33 @@
+/**
+ * How the host answers, as production will: unknown paths get the prerendered not-found page
+ * with status 404, hashed assets are cached for good, pages are revalidated, text is compressed.
+ * Runs against every host the build is tested on (projects "build" and "nginx").
+ */
+import { readdirSync } from 'node:fs';
+import { expect, test } from './fixtures';
+
+const firstScript = readdirSync('build/e2e/assets').find((file) => file.startsWith('first-script-'));
+
+test('an unknown path is a 404 with the prerendered not-found page', async ({ request }) => {
+  for (const path of ['/no/such/page', '/assets/gone-1234.js']) {
+    const response = await request.get(path);
+    expect(response.status(), path).toBe(404);
+    expect(await response.text(), path).toContain('Oops! Page not found');
+  }
+});
+
+test('the files meant for the host are not served', async ({ request }) => {
+  expect((await request.get('/_headers')).status()).toBe(404);
+});
+
+test('hashed assets are cached for good; pages are revalidated; text is compressed', async ({ request }) => {
+  const asset = await request.get(`/assets/${firstScript}`);
+  expect(asset.status()).toBe(200);
+  expect(asset.headers()['cache-control']).toBe('public, max-age=31536000, immutable');
+  expect(asset.headers()['content-encoding']).toBe('gzip');
+  const page = await request.get('/');
+  expect(page.status()).toBe(200);
+  expect(page.headers()['content-type']).toMatch(/^text\/html/);
+  expect(page.headers()['cache-control']).not.toMatch(/immutable/);
+  expect(page.headers()['content-encoding']).toBe('gzip');
+});
