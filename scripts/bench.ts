@@ -60,8 +60,11 @@ function serve(): Promise<{ url: string; stop: () => void }> {
     env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
     detached: true,
   });
+  let stopped = false;
   const stop = () => {
-    if (child.exitCode === null && child.pid) process.kill(-child.pid, 'SIGTERM');
+    if (stopped || !child.pid) return;
+    stopped = true;
+    process.kill(-child.pid, 'SIGTERM'); // wrangler and the workerd it started
   };
   process.once('exit', stop);
   return new Promise((resolved, failed) => {
