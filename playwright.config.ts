@@ -44,6 +44,7 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       // The production build served by Cloudflare Pages' own runtime (wrangler pages dev), the
       // mock handlers routed by @msw/playwright.
       name: 'build',
+      testIgnore: /dev-only/,
       use: { baseURL: `http://127.0.0.1:${BUILD_PORT}`, mockLayer: 'playwright', serviceWorkers: 'block' },
     },
     {

@@ -36,7 +36,9 @@ export default defineConfig({
             codeSplitting: {
               // The first script and everything it imports statically stay one small file: the
               // page's only up-front request after the HTML.
-              groups: [{ name: 'first-script', test: (id) => firstScriptModules.some((module) => id.includes(module)) }],
+              groups: [
+                { name: 'first-script', test: (id) => firstScriptModules.some((module) => id.includes(module)) },
+              ],
             },
           },
         },

@@ -73,7 +73,10 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     await expect(submitButton(page)).toBeFocused();
   });
 
-  test('(a) Tab, type, Enter at once: sending shown at once, then added with one request', async ({ page, waitingListRequests }) => {
+  test('(a) Tab, type, Enter at once: sending shown at once, then added with one request', async ({
+    page,
+    waitingListRequests,
+  }) => {
     const release = await holdFormCode(page);
     await page.goto('/');
     const states = await recordFormStates(page);
@@ -103,7 +106,10 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     await expectRequestsFor(page, waitingListRequests, []);
   });
 
-  test('(d) a malformed address: "Invalid Email", no request, the address kept', async ({ page, waitingListRequests }) => {
+  test('(d) a malformed address: "Invalid Email", no request, the address kept', async ({
+    page,
+    waitingListRequests,
+  }) => {
     const release = await holdFormCode(page);
     await page.goto('/');
     await emailField(page).pressSequentially('ada@example', HUMAN_TYPING);
@@ -115,7 +121,10 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     await expectRequestsFor(page, waitingListRequests, []);
   });
 
-  test('a corrected address submitted again while held replaces the first submit', async ({ page, waitingListRequests }) => {
+  test('a corrected address submitted again while held replaces the first submit', async ({
+    page,
+    waitingListRequests,
+  }) => {
     const release = await holdFormCode(page);
     await page.goto('/');
     await emailField(page).pressSequentially('ada@example', HUMAN_TYPING);
@@ -141,7 +150,10 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     await expectRequestsFor(page, waitingListRequests, ['grace@example.com']);
   });
 
-  test('with nothing held back, a visitor who types and presses Enter is added once', async ({ page, waitingListRequests }) => {
+  test('with nothing held back, a visitor who types and presses Enter is added once', async ({
+    page,
+    waitingListRequests,
+  }) => {
     await page.goto('/');
     await page.keyboard.press('Tab');
     await page.keyboard.type('lin@example.com', HUMAN_TYPING);
@@ -150,7 +162,10 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     await expectRequestsFor(page, waitingListRequests, ['lin@example.com']);
   });
 
-  test("when the form's code fails to arrive, the submit is given back with 'Error', and the next one goes through", async ({ page, waitingListRequests }) => {
+  test("when the form's code fails to arrive, the submit is given back with 'Error', and the next one goes through", async ({
+    page,
+    waitingListRequests,
+  }) => {
     // The first fetch of the form's code is held until the visitor has submitted, then fails.
     let fail!: () => void;
     const failing = new Promise<void>((resolve) => (fail = resolve));
@@ -184,7 +199,10 @@ test.describe('on a slow phone, by touch', () => {
   test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   test.beforeEach(async ({ page }) => slowPhone(page));
 
-  test('(b) type, tap the button: sending shown at once, then added with one request', async ({ page, waitingListRequests }) => {
+  test('(b) type, tap the button: sending shown at once, then added with one request', async ({
+    page,
+    waitingListRequests,
+  }) => {
     const release = await holdFormCode(page);
     await page.goto('/');
     const states = await recordFormStates(page);

@@ -49,7 +49,10 @@ for (const [failure, email] of [
   ['the signup limit', magicAddresses.limited],
 ]) {
   test(`${failure}: "Error" toast, logged to the console, field kept`, async ({ page }) => {
-    const logged = page.waitForEvent('console', (m) => m.type() === 'error' && m.text().includes('Could not join the waiting list'));
+    const logged = page.waitForEvent(
+      'console',
+      (m) => m.type() === 'error' && m.text().includes('Could not join the waiting list'),
+    );
     await join(page, email);
     await expect(toast(page, messages.failed)).toBeVisible();
     await logged;

@@ -50,7 +50,10 @@ export const test = base.extend<Fixtures>({
   noCspViolations: [
     async ({ page }, use) => {
       const violations: string[] = [];
-      page.on('console', (message) => /Content Security Policy/i.test(message.text()) && violations.push(message.text()));
+      page.on(
+        'console',
+        (message) => /Content Security Policy/i.test(message.text()) && violations.push(message.text()),
+      );
       await page.exposeFunction('reportCspViolation', (violation: string) => violations.push(violation));
       await page.addInitScript(() =>
         document.addEventListener('securitypolicyviolation', (event) =>

@@ -23,11 +23,26 @@ export async function recordFormStates(page: Page): Promise<() => Promise<FormSt
       if (JSON.stringify(state) !== JSON.stringify(states.at(-1))) states.push(state);
     };
     record();
-    new MutationObserver(record).observe(document.body, { subtree: true, childList: true, attributes: true, characterData: true });
+    new MutationObserver(record).observe(document.body, {
+      subtree: true,
+      childList: true,
+      attributes: true,
+      characterData: true,
+    });
     (window as unknown as { formStates: FormState[] }).formStates = states;
   });
   return () => page.evaluate(() => (window as unknown as { formStates: FormState[] }).formStates);
 }
 
-export const idle: FormState = { label: 'JOIN WAITING LIST', fieldDisabled: false, buttonDisabled: false, spinnerShown: false };
-export const sending: FormState = { label: 'SECURING ACCESS...', fieldDisabled: true, buttonDisabled: true, spinnerShown: true };
+export const idle: FormState = {
+  label: 'JOIN WAITING LIST',
+  fieldDisabled: false,
+  buttonDisabled: false,
+  spinnerShown: false,
+};
+export const sending: FormState = {
+  label: 'SECURING ACCESS...',
+  fieldDisabled: true,
+  buttonDisabled: true,
+  spinnerShown: true,
+};

@@ -30,15 +30,18 @@ test('the cursor after the subline toggles visible/hidden every 1000 ms', async 
   await expect(page.getByTestId('cursor')).toBeAttached();
   // Read the cursor's own animation at chosen instants (the Web Animations API seeks it), so
   // the check does not depend on how busy the machine is.
-  const visibleAt = await page.evaluate((instants) => {
-    const cursor = document.querySelector('[data-testid="cursor"]')!;
-    const [blink] = cursor.getAnimations();
-    blink.pause();
-    return instants.map((ms) => {
-      blink.currentTime = ms;
-      return getComputedStyle(cursor).opacity !== '0';
-    });
-  }, [0, 500, 999, 1000, 1500, 1999, 2000, 2999, 3000, 3999, 4000]);
+  const visibleAt = await page.evaluate(
+    (instants) => {
+      const cursor = document.querySelector('[data-testid="cursor"]')!;
+      const [blink] = cursor.getAnimations();
+      blink.pause();
+      return instants.map((ms) => {
+        blink.currentTime = ms;
+        return getComputedStyle(cursor).opacity !== '0';
+      });
+    },
+    [0, 500, 999, 1000, 1500, 1999, 2000, 2999, 3000, 3999, 4000],
+  );
   expect(visibleAt).toEqual([true, true, true, false, false, false, true, true, false, false, true]);
 });
 

@@ -31,7 +31,8 @@ function siteConfig(): string {
   const redirect = source.slice(source.indexOf('server {'), source.indexOf('}', source.indexOf('server {')) + 1);
   let config = source.replace(redirect, '');
   for (const [line, replacement] of swaps) {
-    if (!config.includes(`${line}\n`)) throw new Error(`docs/nginx.conf no longer has the line ${JSON.stringify(line)}`);
+    if (!config.includes(`${line}\n`))
+      throw new Error(`docs/nginx.conf no longer has the line ${JSON.stringify(line)}`);
     config = config.replace(`${line}\n`, replacement ? `${replacement}\n` : '');
   }
   return config;

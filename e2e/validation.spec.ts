@@ -8,7 +8,10 @@ async function expectOnlyTheNextRequest(page: Page, requests: unknown[]) {
   expect(requests).toHaveLength(1);
 }
 
-test('an empty field gets the destructive "Email Required" toast and no request', async ({ page, waitingListRequests }) => {
+test('an empty field gets the destructive "Email Required" toast and no request', async ({
+  page,
+  waitingListRequests,
+}) => {
   await openLanding(page);
   await join(page, '');
   await expect(toast(page, messages.emailRequired)).toBeVisible();
@@ -17,7 +20,10 @@ test('an empty field gets the destructive "Email Required" toast and no request'
 });
 
 for (const email of ['ada@example', 'ada lovelace@example.com', 'ada@@example.com']) {
-  test(`"${email}" gets the "Invalid Email" toast, no request, and stays in the field`, async ({ page, waitingListRequests }) => {
+  test(`"${email}" gets the "Invalid Email" toast, no request, and stays in the field`, async ({
+    page,
+    waitingListRequests,
+  }) => {
     await openLanding(page);
     await join(page, email);
     await expect(toast(page, messages.invalidEmail)).toBeVisible();

@@ -1,7 +1,10 @@
 import { messages } from '../src/features/waitlist/messages';
 import { emailField, expect, join, openLanding, submitButton, test, toast } from './fixtures';
 
-test('one POST of {"email": …} to the table, with the public key, asking nothing back', async ({ page, waitingListRequests }) => {
+test('one POST of {"email": …} to the table, with the public key, asking nothing back', async ({
+  page,
+  waitingListRequests,
+}) => {
   await openLanding(page);
   await join(page, '  ada@example.com ');
   await expect(toast(page, messages.added)).toBeVisible();
@@ -23,7 +26,9 @@ test('one request per submission, however the visitor insists', async ({ page, w
   await openLanding(page);
   await emailField(page).fill('ada@example.com');
   await submitButton(page).dblclick();
-  await emailField(page).press('Enter').catch(() => {});
+  await emailField(page)
+    .press('Enter')
+    .catch(() => {});
   await expect(toast(page, messages.added)).toBeVisible();
   expect(waitingListRequests).toHaveLength(1);
 });

@@ -41,7 +41,10 @@ async function insert(request: Request) {
     case magicAddresses.offline:
       return HttpResponse.error();
     case magicAddresses.badGateway:
-      return new HttpResponse(badGatewayPage, { status: 502, headers: { ...corsHeaders, 'Content-Type': 'text/html' } });
+      return new HttpResponse(badGatewayPage, {
+        status: 502,
+        headers: { ...corsHeaders, 'Content-Type': 'text/html' },
+      });
     case magicAddresses.error:
       return respond(answers.internal);
     case magicAddresses.denied:

@@ -27,9 +27,21 @@ const error = (status: number, code: string, message: string, hint: string | nul
 
 export const answers = {
   duplicate: error(409, '23505', `duplicate key value violates unique constraint "${constraintNames.unique}"`),
-  badFormat: error(400, '23514', `new row for relation "waiting_list" violates check constraint "${constraintNames.format}"`),
-  tooLong: error(400, '23514', `new row for relation "waiting_list" violates check constraint "${constraintNames.length}"`),
-  nullEmail: error(400, '23502', 'null value in column "email" of relation "waiting_list" violates not-null constraint'),
+  badFormat: error(
+    400,
+    '23514',
+    `new row for relation "waiting_list" violates check constraint "${constraintNames.format}"`,
+  ),
+  tooLong: error(
+    400,
+    '23514',
+    `new row for relation "waiting_list" violates check constraint "${constraintNames.length}"`,
+  ),
+  nullEmail: error(
+    400,
+    '23502',
+    'null value in column "email" of relation "waiting_list" violates not-null constraint',
+  ),
   deniedByPolicy: error(401, '42501', 'new row violates row-level security policy for table "waiting_list"'),
   // Raised by the abuse guard (supabase/migrations/*_signup_rate_limit.sql) as PostgREST's RAISE 'PGRST'.
   overSignupLimit: error(429, 'PT429', 'Too many signups from this network. Try again in a few minutes.'),

@@ -71,7 +71,8 @@ function launchDay(): Signup[] {
   for (let n = 0; n < 690; n += 1) add(`203.0.${113 + (n >> 8)}.${n & 255}`, 10);
   for (let n = 0; n < 10; n += 1) add(`192.0.2.${n + 1}`, 150);
   for (let site = 0; site < 30; site += 1) {
-    for (let line = 0; line < 10; line += 1) add(`2001:db8:${site.toString(16)}:${line.toString(16)}::${(site * 10 + line + 1).toString(16)}`, 10);
+    for (let line = 0; line < 10; line += 1)
+      add(`2001:db8:${site.toString(16)}:${line.toString(16)}::${(site * 10 + line + 1).toString(16)}`, 10);
   }
   add(FLOOD_NETWORK, FLOOD_ATTEMPTS, true);
   for (let i = signups.length - 1; i > 0; i -= 1) {
@@ -117,7 +118,8 @@ async function launchDayLoad(info: ConnectionInfo, owner: Client) {
           if (signup.flood) floodAdmitted += 1;
         } catch (error) {
           if (!(error instanceof DatabaseError)) throw error;
-          if (!signup.flood) realRefused.push(`${signup.email} from ${signup.clientIp}: ${error.code} ${error.message}`);
+          if (!signup.flood)
+            realRefused.push(`${signup.email} from ${signup.clientIp}: ${error.code} ${error.message}`);
         }
         latencies.push(performance.now() - sent);
       }
@@ -130,7 +132,9 @@ async function launchDayLoad(info: ConnectionInfo, owner: Client) {
     `select count(*)::int as n from public.waiting_list where email like 'launch-%' and email = any($1)`,
     [real.map((signup) => signup.email)],
   );
-  const { rows: limits } = await owner.query(`select per_10_minutes, per_day from private.signup_limits where scope = 'ipv4'`);
+  const { rows: limits } = await owner.query(
+    `select per_10_minutes, per_day from private.signup_limits where scope = 'ipv4'`,
+  );
   const { rows: floodSlots } = await owner.query(
     `select slot_start, signups from private.signup_counts
      where network = private.network_key($1 || '/32', slot_start) and slot_end - slot_start = interval '10 minutes'`,
@@ -167,7 +171,9 @@ async function main() {
     const info = await createWaitlistDatabase(cluster);
     const api = await connect(info, 'authenticator');
     const owner = await connect(info, 'postgres');
-    const { rows: [server] } = await owner.query(`select current_setting('server_version') as version`);
+    const {
+      rows: [server],
+    } = await owner.query(`select current_setting('server_version') as version`);
 
     const figures = [await measure(api, 'empty', '0')];
     const load = await launchDayLoad(info, owner);
@@ -191,7 +197,9 @@ async function main() {
     );
     console.log('Single connection:');
     console.log('Each request: BEGIN, set_config (role anon, claims, headers), INSERT, COMMIT — as PostgREST runs it.');
-    console.log(`${INSERTS} signups and ${DUPLICATES} duplicates per row count; 1,000,000 rows bulk-loaded in ${loadSeconds.toFixed(1)} s.\n`);
+    console.log(
+      `${INSERTS} signups and ${DUPLICATES} duplicates per row count; 1,000,000 rows bulk-loaded in ${loadSeconds.toFixed(1)} s.\n`,
+    );
     console.table(figures);
 
     console.log(
@@ -202,21 +210,24 @@ async function main() {
     );
     console.table([
       {
-        'requests': load.requests,
-        'seconds': load.seconds,
+        requests: load.requests,
+        seconds: load.seconds,
         'signups accepted / s': load.acceptedPerSecond,
         'p50 ms': load.p50ms,
         'p95 ms': load.p95ms,
         'p99 ms': load.p99ms,
       },
     ]);
-    console.log(`Real signups refused: ${load.realRefused}; lost (accepted but not on the list): ${load.realLost} (must be 0)`);
+    console.log(
+      `Real signups refused: ${load.realRefused}; lost (accepted but not on the list): ${load.realLost} (must be 0)`,
+    );
     console.log(
       `Flood admitted: ${load.floodAdmitted} of ${load.floodAttempts}; cap in force: ${load.floodCap} ` +
         `(${load.floodSlots} 10-minute slot${load.floodSlots === 1 ? '' : 's'}) (must be equal)`,
     );
     for (const example of load.refusedExamples) console.log(`  refused: ${example}`);
-    const wrong = load.realRefused > 0 || load.realLost !== 0 || load.floodAdmitted !== load.floodCap || load.floodSlots !== 1;
+    const wrong =
+      load.realRefused > 0 || load.realLost !== 0 || load.floodAdmitted !== load.floodCap || load.floodSlots !== 1;
     if (wrong) {
       console.error('\nWRONG: a real signup was refused or lost, or the flood was not held to its cap.');
       process.exitCode = 1;

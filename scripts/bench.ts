@@ -11,6 +11,8 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { chromium } from '@playwright/test';
+import { chromiumPath } from '../e2e/browser.ts';
 import { runLighthouse, type Figures, type Run } from './bench/lighthouse-run.ts';
 import { medians, table } from './bench/report.ts';
 
@@ -26,7 +28,8 @@ const { values } = parseArgs({
 const runs = Number(values.runs);
 const dir = resolve(root, values.dir);
 const results = resolve(root, 'build/bench');
-const chromePath = process.env.CHROME_PATH ?? '/usr/bin/chromium';
+/** The browser the tests use (CHROMIUM_PATH, Debian's chromium, or Playwright's own). */
+const chromePath = chromiumPath() ?? chromium.executablePath();
 const benchEnv = {
   VITE_SUPABASE_URL: 'https://bench-project.supabase.co',
   VITE_SUPABASE_PUBLISHABLE_KEY: 'bench-publishable-key',
@@ -103,11 +106,19 @@ async function main() {
   const median: Figures = medians(done.map((run) => run.figures));
   const { lighthouse, chromium } = done[0];
   console.log(`\nLighthouse ${lighthouse}, Chromium ${chromium}, mobile preset, simulated throttling, ${runs} runs`);
-  console.log(table(done.map((run) => run.figures), median));
-  const costs = [...new Map(done.flatMap((run) => run.costs).map((cost) => [`${cost.category} ${cost.id}`, cost])).values()];
+  console.log(
+    table(
+      done.map((run) => run.figures),
+      median,
+    ),
+  );
+  const costs = [
+    ...new Map(done.flatMap((run) => run.costs).map((cost) => [`${cost.category} ${cost.id}`, cost])).values(),
+  ];
   if (costs.length) {
     console.log('\nAudits that cost points (in any run):');
-    for (const cost of costs) console.log(`  ${cost.category}: ${cost.id} — ${cost.title}${cost.detail ? ` (${cost.detail})` : ''}`);
+    for (const cost of costs)
+      console.log(`  ${cost.category}: ${cost.id} — ${cost.title}${cost.detail ? ` (${cost.detail})` : ''}`);
   }
   const summary = {
     date: new Date().toISOString(),

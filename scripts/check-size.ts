@@ -13,7 +13,9 @@ const budgets = { js: 85_000, total: 100_000 };
 const gzipped = (file: string) => gzipSync(readFileSync(join(dir, file)), { level: 9 }).length;
 
 /** `import … from "./x.js"` in a minified chunk: fetched before the chunk runs. */
-const staticImports = (code: string) => [...code.matchAll(/(?:^|[;}])\s*import\s*(?:[\w${}\s,*]+from\s*)?["'](\.\/[^"']+)["']/g)];
+const staticImports = (code: string) => [
+  ...code.matchAll(/(?:^|[;}])\s*import\s*(?:[\w${}\s,*]+from\s*)?["'](\.\/[^"']+)["']/g),
+];
 /** The app itself (src/main.tsx), which the first script imports once the page has painted. */
 const appImport = (code: string) => [...code.matchAll(/import\(["'`](\.\/main-[\w-]+\.js)["'`]\)/g)];
 
@@ -56,7 +58,8 @@ const total = sum(rows);
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
 console.log(`First load of ${dir}/index.html, before any interaction (gzip -9):`);
-for (const row of rows) console.log(`  ${row.file.padEnd(44)} ${kb(row.raw).padStart(10)} raw ${kb(row.gzip).padStart(10)} gzip`);
+for (const row of rows)
+  console.log(`  ${row.file.padEnd(44)} ${kb(row.raw).padStart(10)} raw ${kb(row.gzip).padStart(10)} gzip`);
 console.log(`  JavaScript: ${kb(js)} of ${kb(budgets.js)}   everything: ${kb(total)} of ${kb(budgets.total)}`);
 if (js > budgets.js || total > budgets.total) {
   console.error('Over the first-load budget.');

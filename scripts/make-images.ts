@@ -1,14 +1,16 @@
 /**
- * Regenerates the images in public/ from code, rendered by Chromium:
- * favicon.svg, favicon.ico (16 + 32 px), apple-touch-icon.png (180 px) and og-image.png
- * (1200×630, from scripts/images/og-image.html). Usage: npx tsx scripts/make-images.ts
- * The image text uses the system monospace font (Liberation Mono on Debian).
+ * Regenerates the images committed in public/ (npm run images): favicon.svg, favicon.ico
+ * (16 + 32 px), apple-touch-icon.png (180 px) and og-image.png (1200×630, from
+ * scripts/images/og-image.html). Chromium renders them; ImageMagick (`apt-get install -y
+ * imagemagick`) packs the .ico and recompresses the PNGs losslessly. The image text uses the
+ * system monospace font (Liberation Mono on Debian).
  */
 import { chromium, type Browser } from '@playwright/test';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packIco } from './images/ico.ts';
-import { recompressPng } from './images/png.ts';
 
 const ACCENT = '#39e27d';
 const BACKGROUND = '#05080b';
@@ -40,17 +42,36 @@ function iconSvg(shape: 'tile' | 'square'): string {
   ].join('\n');
 }
 
-/** Renders HTML in a page of exactly width × height CSS pixels and returns the PNG. */
+const work = mkdtempSync(join(tmpdir(), 'coming-soon-images-'));
+
+/** ImageMagick: `magick` (version 7) or `convert` (version 6, Debian 12). */
+function imageMagick(args: string[]): Buffer {
+  for (const command of ['magick', 'convert']) {
+    try {
+      return execFileSync(command, args);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
+    }
+  }
+  throw new Error('ImageMagick is not installed: apt-get install -y imagemagick');
+}
+
+/** Renders HTML in a page of exactly width × height CSS pixels; returns the PNG's path in a temp dir. */
 async function screenshot(browser: Browser, html: string, width: number, height: number, transparent = false) {
   const page = await browser.newPage({ viewport: { width, height }, deviceScaleFactor: 1 });
   try {
     await page.setContent(html, { waitUntil: 'load' });
     await page.evaluate(() => document.fonts.ready);
-    return recompressPng(await page.screenshot({ type: 'png', omitBackground: transparent }));
+    const file = join(work, `${width}x${height}.png`);
+    await page.screenshot({ path: file, type: 'png', omitBackground: transparent });
+    return file;
   } finally {
     await page.close();
   }
 }
+
+/** The PNG recompressed at the highest level, metadata stripped (lossless). */
+const optimised = (png: string) => imageMagick([png, '-strip', '-define', 'png:compression-level=9', 'png:-']);
 
 function svgPage(svg: string, size: number): string {
   const source = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
@@ -70,16 +91,16 @@ async function main() {
   try {
     const tile = iconSvg('tile');
     write('favicon.svg', tile);
-    const sizes = [16, 32];
-    const pngs = [];
-    for (const size of sizes) pngs.push({ size, png: await screenshot(browser, svgPage(tile, size), size, size, true) });
-    write('favicon.ico', packIco(pngs));
-    write('apple-touch-icon.png', await screenshot(browser, svgPage(iconSvg('square'), 180), 180, 180));
-    const og = await screenshot(browser, readFileSync(ogTemplate, 'utf8'), 1200, 630);
+    const icons = [];
+    for (const size of [16, 32]) icons.push(await screenshot(browser, svgPage(tile, size), size, size, true));
+    write('favicon.ico', imageMagick([...icons, 'ico:-']));
+    write('apple-touch-icon.png', optimised(await screenshot(browser, svgPage(iconSvg('square'), 180), 180, 180)));
+    const og = optimised(await screenshot(browser, readFileSync(ogTemplate, 'utf8'), 1200, 630));
     write('og-image.png', og);
     if (og.length > OG_IMAGE_BUDGET) throw new Error(`og-image.png is ${og.length} bytes, over ${OG_IMAGE_BUDGET}`);
   } finally {
     await browser.close();
+    rmSync(work, { recursive: true, force: true });
   }
 }
 

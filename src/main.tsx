@@ -5,6 +5,8 @@ import { App, pageFor } from './app/app';
 import { apiMocking, supabaseUrl } from './lib/env';
 import './styles.css';
 
+const RESET_MOCK = 'reset-mock';
+
 /** Development only: start the mock backend before the app can make a call. */
 async function startBackend() {
   if (!import.meta.env.DEV) return;
@@ -12,9 +14,22 @@ async function startBackend() {
     console.info(`Backend: Supabase at ${supabaseUrl}`);
     return;
   }
-  const { worker } = await import('../mocks/browser');
+  const [{ worker }, { resetMockBackend }] = await Promise.all([
+    import('../mocks/browser'),
+    import('../mocks/handlers'),
+  ]);
   await worker.start({ onUnhandledRequest: 'bypass', quiet: true });
-  console.info('Backend: mock (MSW). Magic addresses are listed in the README.');
+  // One click on the link below (in the console) empties the mock list back to its seed.
+  const url = new URL(location.href);
+  if (url.searchParams.has(RESET_MOCK)) {
+    resetMockBackend();
+    url.searchParams.delete(RESET_MOCK);
+    history.replaceState(history.state, '', url);
+    console.info('Mock list reset to its seed (taken@example.com).');
+  }
+  console.info(
+    `Backend: mock (MSW). Magic addresses are listed in the README. Empty the mock list: ${location.origin}/?${RESET_MOCK}`,
+  );
 }
 
 await startBackend();

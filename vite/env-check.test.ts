@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { checkEnv } from './env-check';
 
-const jwt = (payload: object) => `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.c2lnbmF0dXJl`;
+const jwt = (payload: object) =>
+  `eyJhbGciOiJIUzI1NiJ9.${Buffer.from(JSON.stringify(payload)).toString('base64url')}.c2lnbmF0dXJl`;
 const production = {
   VITE_SUPABASE_URL: 'https://abc.supabase.co',
   VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_abc',
@@ -12,7 +13,9 @@ describe('checkEnv', () => {
   it('accepts a complete production setting, and the dev server with nothing (mock backend)', () => {
     expect(checkEnv(production, { build: true }).problems).toEqual([]);
     expect(checkEnv({}, { build: false }).problems).toEqual([]);
-    expect(checkEnv({ ...production, VITE_SUPABASE_URL: 'http://127.0.0.1:54321' }, { build: true }).problems).toEqual([]);
+    expect(checkEnv({ ...production, VITE_SUPABASE_URL: 'http://127.0.0.1:54321' }, { build: true }).problems).toEqual(
+      [],
+    );
   });
 
   it('lists everything a production build lacks, in one go', () => {
@@ -41,7 +44,9 @@ describe('checkEnv', () => {
   });
 
   it('accepts the anon JWT, and HSTS preload only when asked for', () => {
-    expect(checkEnv({ ...production, VITE_SUPABASE_PUBLISHABLE_KEY: jwt({ role: 'anon' }) }, { build: true }).problems).toEqual([]);
+    expect(
+      checkEnv({ ...production, VITE_SUPABASE_PUBLISHABLE_KEY: jwt({ role: 'anon' }) }, { build: true }).problems,
+    ).toEqual([]);
     expect(checkEnv(production, { build: true }).checked.hsts).toBe('this-host');
     expect(checkEnv({ ...production, HSTS_PRELOAD: 'on' }, { build: true }).checked.hsts).toBe('preload');
   });

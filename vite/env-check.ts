@@ -9,7 +9,12 @@ import type { Hsts } from './security-headers.ts';
 export type Env = Record<string, string | undefined>;
 export type CheckedEnv = { supabaseUrl?: string; hsts: Hsts };
 
-const PLACEHOLDERS = ['https://your-project-ref.supabase.co', 'sb_publishable_your_key', 'https://your-domain.example', 'https://example.com'];
+const PLACEHOLDERS = [
+  'https://your-project-ref.supabase.co',
+  'sb_publishable_your_key',
+  'https://your-domain.example',
+  'https://example.com',
+];
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
 /** https, or http on this machine only: the CSP upgrades any other http:// request and it fails. */
@@ -43,9 +48,12 @@ function secretProblems(env: Env): string[] {
   return Object.entries(env)
     .filter(([name]) => name.startsWith('VITE_'))
     .flatMap(([name, value = '']) => {
-      if (value.startsWith('sb_secret_')) return [`${name} holds a secret key (sb_secret_…): only the publishable key may reach the browser`];
+      if (value.startsWith('sb_secret_'))
+        return [`${name} holds a secret key (sb_secret_…): only the publishable key may reach the browser`];
       const role = jwtRole(value);
-      return role && role !== 'anon' ? [`${name} holds a JWT with role "${role}": only the anon key may reach the browser`] : [];
+      return role && role !== 'anon'
+        ? [`${name} holds a JWT with role "${role}": only the anon key may reach the browser`]
+        : [];
     });
 }
 
@@ -62,16 +70,22 @@ export function checkEnv(env: Env, { build }: { build: boolean }): { problems: s
   const supabaseUrl = env.VITE_SUPABASE_URL || undefined;
   const key = env.VITE_SUPABASE_PUBLISHABLE_KEY || env.VITE_SUPABASE_ANON_KEY || undefined;
   const needsSupabase = build || mocking === 'off';
-  if (needsSupabase && !supabaseUrl) problems.push(`VITE_SUPABASE_URL is missing (${build ? 'a production build' : 'VITE_API_MOCKING=off'} needs a Supabase project)`);
+  if (needsSupabase && !supabaseUrl)
+    problems.push(
+      `VITE_SUPABASE_URL is missing (${build ? 'a production build' : 'VITE_API_MOCKING=off'} needs a Supabase project)`,
+    );
   if (needsSupabase && !key) problems.push('VITE_SUPABASE_PUBLISHABLE_KEY (or VITE_SUPABASE_ANON_KEY) is missing');
-  if (supabaseUrl) problems.push(...[urlProblem('VITE_SUPABASE_URL', supabaseUrl)].filter((problem) => problem !== undefined));
+  if (supabaseUrl)
+    problems.push(...[urlProblem('VITE_SUPABASE_URL', supabaseUrl)].filter((problem) => problem !== undefined));
 
   const siteUrl = env.VITE_SITE_URL || undefined;
-  if (build && !siteUrl) problems.push("VITE_SITE_URL is missing: the site's public address, for its canonical link and social cards");
+  if (build && !siteUrl)
+    problems.push("VITE_SITE_URL is missing: the site's public address, for its canonical link and social cards");
   if (siteUrl) {
     const problem = urlProblem('VITE_SITE_URL', siteUrl);
     if (problem) problems.push(problem);
-    else if (siteUrl.endsWith('/')) problems.push(`VITE_SITE_URL must not end with "/" (links would get "//"): "${siteUrl}"`);
+    else if (siteUrl.endsWith('/'))
+      problems.push(`VITE_SITE_URL must not end with "/" (links would get "//"): "${siteUrl}"`);
   }
 
   for (const [name, value] of Object.entries(env)) {
@@ -81,7 +95,8 @@ export function checkEnv(env: Env, { build }: { build: boolean }): { problems: s
   }
 
   const hsts = env.HSTS_PRELOAD;
-  if (hsts !== undefined && hsts !== '' && hsts !== 'on' && hsts !== 'off') problems.push(`HSTS_PRELOAD must be "on" or "off" (or unset): "${hsts}"`);
+  if (hsts !== undefined && hsts !== '' && hsts !== 'on' && hsts !== 'off')
+    problems.push(`HSTS_PRELOAD must be "on" or "off" (or unset): "${hsts}"`);
   return { problems, checked: { supabaseUrl, hsts: hsts === 'on' ? 'preload' : 'this-host' } };
 }
 
@@ -91,7 +106,10 @@ export function envCheck(checked: CheckedEnv): Plugin {
     name: 'env-check',
     configResolved(config) {
       if (config.mode === 'test') return; // Vitest: no page, no build
-      const result = checkEnv({ ...config.env, HSTS_PRELOAD: process.env.HSTS_PRELOAD }, { build: config.command === 'build' });
+      const result = checkEnv(
+        { ...config.env, HSTS_PRELOAD: process.env.HSTS_PRELOAD },
+        { build: config.command === 'build' },
+      );
       const { problems } = result;
       if (problems.length) {
         throw new Error(`The environment is not usable (see .env.example):\n  - ${problems.join('\n  - ')}`);

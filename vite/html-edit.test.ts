@@ -11,11 +11,17 @@ const page = `<!doctype html>
 describe('editHtml', () => {
   it('replaces elements and attribute values in place, leaving every other byte as it was', () => {
     const edited = editHtml(page, (element) => {
-      if (element.tagName === 'link' && attribute(element, 'rel') === 'stylesheet') return { element: '<style>p{}</style>' };
-      if (element.tagName === 'link' && attribute(element, 'rel') === 'icon') return { attribute: 'href', value: 'data:x' };
+      if (element.tagName === 'link' && attribute(element, 'rel') === 'stylesheet')
+        return { element: '<style>p{}</style>' };
+      if (element.tagName === 'link' && attribute(element, 'rel') === 'icon')
+        return { attribute: 'href', value: 'data:x' };
       return undefined;
     });
-    expect(edited).toBe(page.replace('<link rel="stylesheet" crossorigin href="/assets/style.css">', '<style>p{}</style>').replace('href="/favicon.svg"', 'href="data:x"'));
+    expect(edited).toBe(
+      page
+        .replace('<link rel="stylesheet" crossorigin href="/assets/style.css">', '<style>p{}</style>')
+        .replace('href="/favicon.svg"', 'href="data:x"'),
+    );
     expect(edited).toContain('<!-- <link rel="stylesheet" href="/commented.css"> -->');
   });
 });

@@ -40,7 +40,11 @@ export function editHtml(html: string, edit: (element: Element) => Edit | undefi
     }
     const range = location.attrs?.[change.attribute];
     if (!range) throw new Error(`<${element.tagName}> has no ${change.attribute} attribute to edit`);
-    replacements.push({ start: range.startOffset, end: range.endOffset, text: `${change.attribute}="${change.value}"` });
+    replacements.push({
+      start: range.startOffset,
+      end: range.endOffset,
+      text: `${change.attribute}="${change.value}"`,
+    });
   }
   return replacements
     .sort((a, b) => b.start - a.start)

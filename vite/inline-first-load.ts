@@ -29,7 +29,10 @@ export function inlineFirstLoad(): Plugin {
             return { element: `<style>${String(asset.source).trim()}</style>` };
           }
           if (attribute(element, 'rel') === 'icon' && href.endsWith('.svg')) {
-            const svg = readFileSync(join(publicDir, href), 'utf8').trim().split(/\s*\n\s*/).join(' ');
+            const svg = readFileSync(join(publicDir, href), 'utf8')
+              .trim()
+              .split(/\s*\n\s*/)
+              .join(' ');
             return { attribute: 'href', value: `data:image/svg+xml,${encodeURIComponent(svg).replaceAll('%20', ' ')}` };
           }
           return undefined;

@@ -66,7 +66,12 @@ export function prerender(): Plugin {
         const page = pages[path.replace(/^\//, '')] ?? '/';
         const rendered = render ? await render(page) : { html: '' };
         return [
-          { tag: 'div', attrs: { id: 'root', 'data-page': rendered.page }, children: rendered.html, injectTo: 'body-prepend' },
+          {
+            tag: 'div',
+            attrs: { id: 'root', 'data-page': rendered.page },
+            children: rendered.html,
+            injectTo: 'body-prepend',
+          },
           ...(page === '/' ? [loadFailure] : []),
         ];
       },

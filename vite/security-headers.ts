@@ -102,7 +102,7 @@ function headersFile(headers: [string, string][]): string {
 function nginxSnippet(headers: [string, string][]): string {
   const quoted = (value: string) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
   return [
-    '# Written by the build (vite/security-headers.ts), with this build\'s CSP hashes: include it in',
+    "# Written by the build (vite/security-headers.ts), with this build's CSP hashes: include it in",
     '# the server block (see docs/nginx.conf). "always" sends the headers with error pages too.',
     ...headers.map(([name, value]) => `add_header ${name} ${quoted(value)} always;`),
     '',

@@ -20,8 +20,18 @@ export const rows: Row[] = [
   { key: 'seo', label: 'SEO', format: score, target: full },
   { key: 'fcp', label: 'FCP', format: seconds },
   { key: 'lcp', label: 'LCP', format: seconds, target: { text: '≤ 0.9 s', meets: (ms) => ms <= 900 } },
-  { key: 'tbt', label: 'TBT', format: (ms) => `${Math.round(ms)} ms`, target: { text: '≤ 30 ms', meets: (ms) => ms <= 30 } },
-  { key: 'cls', label: 'CLS', format: (cls) => cls.toFixed(3), target: { text: '≤ 0.01', meets: (cls) => cls <= 0.01 } },
+  {
+    key: 'tbt',
+    label: 'TBT',
+    format: (ms) => `${Math.round(ms)} ms`,
+    target: { text: '≤ 30 ms', meets: (ms) => ms <= 30 },
+  },
+  {
+    key: 'cls',
+    label: 'CLS',
+    format: (cls) => cls.toFixed(3),
+    target: { text: '≤ 0.01', meets: (cls) => cls <= 0.01 },
+  },
   { key: 'bytes', label: 'Transferred', format: (bytes) => `${(bytes / 1024).toFixed(1)} KiB` },
   { key: 'requests', label: 'Requests', format: score },
 ];
@@ -51,7 +61,9 @@ export function table(runs: Figures[], medianFigures: Figures): string {
   const widths = header.map((_, column) => Math.max(...lines.map((line) => line[column].length)));
   return lines
     .map((line) =>
-      line.map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column]))).join('  '),
+      line
+        .map((cell, column) => (column === 0 ? cell.padEnd(widths[column]) : cell.padStart(widths[column])))
+        .join('  '),
     )
     .join('\n');
 }

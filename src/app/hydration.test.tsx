@@ -50,7 +50,9 @@ function hydratePrerendered(path: string) {
     container.remove();
   };
   const complaints = () => [
-    ...problems.mock.calls.map((call) => call.map(String).join(' ')).filter((message) => !message.includes('404 Error')),
+    ...problems.mock.calls
+      .map((call) => call.map(String).join(' '))
+      .filter((message) => !message.includes('404 Error')),
     ...recovered,
   ];
   return { page: prerendered.page, problems, hydrate, complaints, remove };
@@ -69,7 +71,9 @@ describe.each([
       loadFormCode();
       await waitFor(() => expect(screen.getByRole('button', { name: 'JOIN WAITING LIST' })).toBeEnabled());
     } else {
-      await waitFor(() => expect(prerendered.problems).toHaveBeenCalledWith(expect.stringContaining('404 Error'), path));
+      await waitFor(() =>
+        expect(prerendered.problems).toHaveBeenCalledWith(expect.stringContaining('404 Error'), path),
+      );
     }
     expect(prerendered.complaints()).toEqual([]);
     prerendered.remove();

@@ -6,7 +6,8 @@ const waiting: (() => void)[] = [];
 
 /** Whether the visitor got there before this code did: the pointer is on the page, or focus is in it. */
 const alreadyThere = () =>
-  document.querySelector(':hover') !== null || (document.activeElement !== null && document.activeElement !== document.body);
+  document.querySelector(':hover') !== null ||
+  (document.activeElement !== null && document.activeElement !== document.body);
 
 function interact() {
   if (interacted) return;

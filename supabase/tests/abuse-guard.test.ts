@@ -39,7 +39,9 @@ afterEach(async () => {
 
 describe('the abuse guard: limits are data', () => {
   it('ships 200 per 10 minutes and 1,000 per UTC day per network, 10,000 per 10 minutes without an address', async () => {
-    const { rows } = await db.owner.query('select scope, per_10_minutes, per_day from private.signup_limits order by scope');
+    const { rows } = await db.owner.query(
+      'select scope, per_10_minutes, per_day from private.signup_limits order by scope',
+    );
     expect(rows).toEqual(SHIPPED_LIMITS);
   });
 
@@ -125,11 +127,14 @@ describe('the abuse guard: which network a request counts against', () => {
     ['garbage', { clientIp: 'not-an-address' }],
     ['a list', { clientIp: '203.0.113.1, 203.0.113.2' }],
     ['a host name', { clientIp: 'localhost' }],
-  ] as [string, RequestContext][])('puts a request with %s in the unknown bucket, not a network', async (_, context) => {
-    await setClock(db.owner, '2099-01-08T10:00:00Z');
-    await signUps(1, context);
-    expect(await countsOf(db.owner, 'unknown')).toEqual({ tenMinutes: 1, day: 1 });
-  });
+  ] as [string, RequestContext][])(
+    'puts a request with %s in the unknown bucket, not a network',
+    async (_, context) => {
+      await setClock(db.owner, '2099-01-08T10:00:00Z');
+      await signUps(1, context);
+      expect(await countsOf(db.owner, 'unknown')).toEqual({ tenMinutes: 1, day: 1 });
+    },
+  );
 
   it('puts requests without request.headers, or with unreadable ones, in the unknown bucket too', async () => {
     await setClock(db.owner, '2099-01-09T10:00:00Z');
@@ -211,8 +216,12 @@ describe('the abuse guard under concurrency', () => {
       const outcomes = await race(isolation, false);
       expect(outcomes.admitted).toBeLessThanOrEqual(LIMIT);
       expect(outcomes.admitted + outcomes.overLimit + outcomes.serialization).toBe(CONNECTIONS * EACH);
-      expect(await countsOf(db.owner, '203.0.113.80/32')).toEqual({ tenMinutes: outcomes.admitted, day: outcomes.admitted });
-      if (isolation === 'read committed') expect(outcomes).toEqual({ admitted: LIMIT, overLimit: CONNECTIONS * EACH - LIMIT, serialization: 0 });
+      expect(await countsOf(db.owner, '203.0.113.80/32')).toEqual({
+        tenMinutes: outcomes.admitted,
+        day: outcomes.admitted,
+      });
+      if (isolation === 'read committed')
+        expect(outcomes).toEqual({ admitted: LIMIT, overLimit: CONNECTIONS * EACH - LIMIT, serialization: 0 });
     },
   );
 
@@ -277,7 +286,12 @@ describe('the abuse guard: what it keeps', () => {
 
   it('leaves the owner alone: seeds and imports are not API signups', async () => {
     await setLimit(db.owner, 'unknown', 'per_10_minutes', 0);
-    await db.owner.query(`insert into public.waiting_list (email) values ('import-1@example.com'), ('import-2@example.com')`);
-    expect((await db.owner.query(`select count(*)::int as n from public.waiting_list where email like 'import-%'`)).rows[0].n).toBe(2);
+    await db.owner.query(
+      `insert into public.waiting_list (email) values ('import-1@example.com'), ('import-2@example.com')`,
+    );
+    expect(
+      (await db.owner.query(`select count(*)::int as n from public.waiting_list where email like 'import-%'`)).rows[0]
+        .n,
+    ).toBe(2);
   });
 });

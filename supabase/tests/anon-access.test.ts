@@ -37,20 +37,33 @@ describe.each<ApiRole>(['anon', 'authenticated'])('with the public key, as %s', 
     ['update a row', `update public.waiting_list set email = 'x@example.com'`],
     ['delete rows', 'delete from public.waiting_list'],
     ['truncate the table', 'truncate public.waiting_list'],
-    ['read back what it inserted', `insert into public.waiting_list (email) values ('${role}-returning@example.com') returning id, created_at`],
-    ['overwrite with an upsert', `insert into public.waiting_list (email) values ('taken@example.com')
-       on conflict (id) do update set email = excluded.email`],
-    ['set created_at', `insert into public.waiting_list (email, created_at) values ('${role}-old@example.com', '2000-01-01')`],
-    ['set id, overriding the identity', `insert into public.waiting_list (id, email) overriding system value values (1, '${role}-id@example.com')`],
+    [
+      'read back what it inserted',
+      `insert into public.waiting_list (email) values ('${role}-returning@example.com') returning id, created_at`,
+    ],
+    [
+      'overwrite with an upsert',
+      `insert into public.waiting_list (email) values ('taken@example.com')
+       on conflict (id) do update set email = excluded.email`,
+    ],
+    [
+      'set created_at',
+      `insert into public.waiting_list (email, created_at) values ('${role}-old@example.com', '2000-01-01')`,
+    ],
+    [
+      'set id, overriding the identity',
+      `insert into public.waiting_list (id, email) overriding system value values (1, '${role}-id@example.com')`,
+    ],
   ])('cannot %s (42501)', async (_, sql) => {
     expect(await refusal(asRole(sql))).toMatchObject(DENIED);
   });
 
   it('cannot set id at all: the identity is GENERATED ALWAYS', async () => {
-    const error = await refusal(asRole(`insert into public.waiting_list (id, email) values (1, '${role}-id@example.com')`));
+    const error = await refusal(
+      asRole(`insert into public.waiting_list (id, email) values (1, '${role}-id@example.com')`),
+    );
     expect(error).toMatchObject({ code: '428C9', message: 'cannot insert a non-DEFAULT value into column "id"' });
   });
-
 });
 
 describe('with the service key, as service_role', () => {
@@ -100,16 +113,18 @@ describe('schema private, every object in it', () => {
 
   it('are found by the catalog query (the current tables, the export view and its function among them)', () => {
     const names = objects.map((o) => `${o.kind} ${o.name}`);
-    expect(names).toEqual(expect.arrayContaining([
-      'table signup_limits',
-      'table signup_counts',
-      'table signup_secrets',
-      'table waiting_list_keys',
-      'view waiting_list_export',
-      'function private.csv_cell(text)',
-      'function private.limit_signups()',
-      'function private.forget_expired_signups()',
-    ]));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'table signup_limits',
+        'table signup_counts',
+        'table signup_secrets',
+        'table waiting_list_keys',
+        'view waiting_list_export',
+        'function private.csv_cell(text)',
+        'function private.limit_signups()',
+        'function private.forget_expired_signups()',
+      ]),
+    );
     // The first guard's table is gone: nothing below may pass because an object is missing.
     expect(names).not.toContain('table signup_attempts');
   });
@@ -122,9 +137,11 @@ describe('schema private, every object in it', () => {
     expect(rows).toEqual([{ usage: false, create: false }]);
   });
 
-  it.each(API_ROLES)('%s may not SELECT, INSERT, UPDATE or DELETE any table or view, nor any of their columns', async (role) => {
-    const { rows } = await db.owner.query(
-      `select c.relname, p.privilege
+  it.each(API_ROLES)(
+    '%s may not SELECT, INSERT, UPDATE or DELETE any table or view, nor any of their columns',
+    async (role) => {
+      const { rows } = await db.owner.query(
+        `select c.relname, p.privilege
        from pg_class c
        cross join unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) as p(privilege)
        where c.relnamespace = 'private'::regnamespace and c.relkind in ('r', 'p', 'v', 'm', 'f')
@@ -133,11 +150,12 @@ describe('schema private, every object in it', () => {
               or (p.privilege in ('SELECT', 'INSERT', 'UPDATE', 'REFERENCES')
                   and has_any_column_privilege($1, c.oid, p.privilege)))
        order by 1, 2`,
-      [role],
-    );
-    expect(rows).toEqual([]);
-    expect(relations().length).toBeGreaterThanOrEqual(5);
-  });
+        [role],
+      );
+      expect(rows).toEqual([]);
+      expect(relations().length).toBeGreaterThanOrEqual(5);
+    },
+  );
 
   it.each(API_ROLES)('%s may not use any sequence', async (role) => {
     const { rows } = await db.owner.query(
@@ -165,7 +183,7 @@ describe('schema private, every object in it', () => {
     const asRole = (sql: string) => apiRequest(db.api, sql, [], { role, keep: false });
     const SCHEMA_DENIED = { code: '42501', message: 'permission denied for schema private' };
 
-    it('cannot read the abuse guard\'s counters (42501)', async () => {
+    it("cannot read the abuse guard's counters (42501)", async () => {
       expect(await refusal(asRole('select * from private.signup_counts'))).toMatchObject(SCHEMA_DENIED);
     });
 

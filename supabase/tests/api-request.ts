@@ -27,7 +27,11 @@ function freshAddress(): string {
 
 export async function enterRequest(client: Client, { role = 'anon', clientIp, headers = {} }: RequestContext = {}) {
   const ip = clientIp === undefined ? freshAddress() : clientIp;
-  const allHeaders = { 'content-type': 'application/json', ...(ip === null ? {} : { 'cf-connecting-ip': ip }), ...headers };
+  const allHeaders = {
+    'content-type': 'application/json',
+    ...(ip === null ? {} : { 'cf-connecting-ip': ip }),
+    ...headers,
+  };
   await client.query(
     `select set_config('role', $1, true), set_config('request.jwt.claims', $2, true),
             set_config('request.method', 'POST', true), set_config('request.path', '/waiting_list', true),
@@ -36,7 +40,12 @@ export async function enterRequest(client: Client, { role = 'anon', clientIp, he
   );
 }
 
-export async function apiRequest(client: Client, sql: string, params: unknown[] = [], context: RequestContext = {}): Promise<QueryResult> {
+export async function apiRequest(
+  client: Client,
+  sql: string,
+  params: unknown[] = [],
+  context: RequestContext = {},
+): Promise<QueryResult> {
   await client.query(context.isolation ? `begin isolation level ${context.isolation}` : 'begin');
   try {
     await enterRequest(client, context);

@@ -112,7 +112,19 @@ export async function startCluster({ durable = false } = {}): Promise<Cluster> {
     );
   }
   try {
-    await tool('initdb', ['-D', data, '-U', SUPERUSER, '-A', 'trust', '-E', 'UTF8', `--locale=${locale}`, '--no-sync', '--no-instructions']);
+    await tool('initdb', [
+      '-D',
+      data,
+      '-U',
+      SUPERUSER,
+      '-A',
+      'trust',
+      '-E',
+      'UTF8',
+      `--locale=${locale}`,
+      '--no-sync',
+      '--no-instructions',
+    ]);
     await tool('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', settings.join(' '), 'start']);
   } catch (error) {
     const serverLog = existsSync(log) ? readFileSync(log, 'utf8') : '';

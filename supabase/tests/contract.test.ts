@@ -50,10 +50,9 @@ async function backdatedSignup(email: string) {
   try {
     await db.owner.query('grant insert (created_at) on public.waiting_list to anon');
     await enterRequest(db.owner, { role: 'anon' });
-    await db.owner.query(
-      `insert into public.waiting_list (email, created_at) values ($1, now() - interval '1 day')`,
-      [email],
-    );
+    await db.owner.query(`insert into public.waiting_list (email, created_at) values ($1, now() - interval '1 day')`, [
+      email,
+    ]);
   } finally {
     await db.owner.query('rollback');
   }
@@ -75,15 +74,45 @@ async function signUpOverTheLimit(email: string) {
 
 const long255 = `${'a'.repeat(243)}@example.com`;
 
-const situations: { name: string; email: string | null; expected: HttpAnswer; real: (email: string | null) => Promise<unknown> }[] = [
+const situations: {
+  name: string;
+  email: string | null;
+  expected: HttpAnswer;
+  real: (email: string | null) => Promise<unknown>;
+}[] = [
   { name: 'added', email: 'contract-new@example.com', expected: CREATED, real: (email) => insertEmail(db.api, email) },
-  { name: 'duplicate (other case)', email: 'Taken@Example.COM', expected: answers.duplicate, real: (email) => insertEmail(db.api, email) },
-  { name: 'refused shape', email: 'ada@example', expected: answers.badFormat, real: (email) => insertEmail(db.api, email) },
+  {
+    name: 'duplicate (other case)',
+    email: 'Taken@Example.COM',
+    expected: answers.duplicate,
+    real: (email) => insertEmail(db.api, email),
+  },
+  {
+    name: 'refused shape',
+    email: 'ada@example',
+    expected: answers.badFormat,
+    real: (email) => insertEmail(db.api, email),
+  },
   { name: 'refused length', email: long255, expected: answers.tooLong, real: (email) => insertEmail(db.api, email) },
-  { name: 'refused shape and length: the shape is named', email: 'a'.repeat(300), expected: answers.badFormat, real: (email) => insertEmail(db.api, email) },
+  {
+    name: 'refused shape and length: the shape is named',
+    email: 'a'.repeat(300),
+    expected: answers.badFormat,
+    real: (email) => insertEmail(db.api, email),
+  },
   { name: 'refused: no email', email: null, expected: answers.nullEmail, real: (email) => insertEmail(db.api, email) },
-  { name: 'refused by policy', email: magicAddresses.denied, expected: answers.deniedByPolicy, real: (email) => backdatedSignup(String(email)) },
-  { name: 'over the abuse limit', email: magicAddresses.limited, expected: answers.overSignupLimit, real: (email) => signUpOverTheLimit(String(email)) },
+  {
+    name: 'refused by policy',
+    email: magicAddresses.denied,
+    expected: answers.deniedByPolicy,
+    real: (email) => backdatedSignup(String(email)),
+  },
+  {
+    name: 'over the abuse limit',
+    email: magicAddresses.limited,
+    expected: answers.overSignupLimit,
+    real: (email) => signUpOverTheLimit(String(email)),
+  },
 ];
 
 describe('the mock answers as Supabase does', () => {

@@ -83,7 +83,13 @@ async function cronSchedulerStarted(superuser: pg.Client): Promise<void> {
 }
 
 export async function createWaitlistDatabase(cluster: Cluster): Promise<ConnectionInfo> {
-  const info = { host: cluster.socketDir, port: cluster.port, database: 'postgres', cron: cluster.cron, binDir: cluster.binDir };
+  const info = {
+    host: cluster.socketDir,
+    port: cluster.port,
+    database: 'postgres',
+    cron: cluster.cron,
+    binDir: cluster.binDir,
+  };
   const admin = await connect(info, SUPERUSER);
   try {
     await admin.query(supabaseRoles);

@@ -63,10 +63,9 @@ describe('the same rule, character by character', () => {
     const clientRefuses = codePoints.filter((c) => !EMAIL_SHAPE.test(probe(c)));
 
     const [format] = (
-      await db.owner.query(
-        `select pg_get_expr(conbin, conrelid) as expr from pg_constraint where conname = $1`,
-        [constraintNames.format],
-      )
+      await db.owner.query(`select pg_get_expr(conbin, conrelid) as expr from pg_constraint where conname = $1`, [
+        constraintNames.format,
+      ])
     ).rows;
     const databaseRefuses = await db.owner.query(
       `select c from generate_series(1, 1114111) c, lateral (select 'a' || chr(c) || 'a@b.co' as email) probe

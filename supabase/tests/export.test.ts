@@ -22,7 +22,25 @@ async function exportCsv(): Promise<string> {
   const info = inject('database');
   const dir = mkdtempSync(join(tmpdir(), 'waitlist-export-'));
   try {
-    await run(join(info.binDir, 'psql'), ['-X', '-v', 'ON_ERROR_STOP=1', '-h', info.host, '-p', String(info.port), '-U', 'postgres', '-d', info.database, '-c', EXPORT], { cwd: dir });
+    await run(
+      join(info.binDir, 'psql'),
+      [
+        '-X',
+        '-v',
+        'ON_ERROR_STOP=1',
+        '-h',
+        info.host,
+        '-p',
+        String(info.port),
+        '-U',
+        'postgres',
+        '-d',
+        info.database,
+        '-c',
+        EXPORT,
+      ],
+      { cwd: dir },
+    );
     return readFileSync(join(dir, 'waiting-list.csv'), 'utf8');
   } finally {
     rmSync(dir, { recursive: true, force: true });
@@ -48,12 +66,17 @@ describe('the CSV export', () => {
     // No cell of the export starts with a formula character.
     for (const line of lines.slice(1)) expect(line.replace(/^"/, '')).not.toMatch(/^[=+\-@\t\r]/);
 
-    const { rows } = await db.owner.query('select email from public.waiting_list where email = any($1) order by email', [FORMULAS]);
+    const { rows } = await db.owner.query(
+      'select email from public.waiting_list where email = any($1) order by email',
+      [FORMULAS],
+    );
     expect(rows.map((row) => row.email)).toEqual([...FORMULAS].sort());
   });
 
   it('is a security_invoker view: it never reads the list for a role that may not read the table', async () => {
-    const { rows } = await db.owner.query(`select reloptions from pg_class where oid = 'private.waiting_list_export'::regclass`);
+    const { rows } = await db.owner.query(
+      `select reloptions from pg_class where oid = 'private.waiting_list_export'::regclass`,
+    );
     expect(rows).toEqual([{ reloptions: ['security_invoker=true'] }]);
     // Even a role given the schema, the view and the function (a mistaken grant) gets nothing:
     // the view checks the querying role's SELECT on public.waiting_list, which anon lacks.
@@ -72,7 +95,21 @@ describe('the CSV export', () => {
 
   it('escapes every cell a spreadsheet would evaluate: = + - @ tab and carriage return at the start', async () => {
     const cells = ['=1', '+1', '-1', '@SUM(A1)', '\tx', '\rx', 'x=1', ' =1', 'ada@example.com', ''];
-    const { rows } = await db.owner.query('select private.csv_cell(c) as cell from unnest($1::text[]) with ordinality u(c, n) order by n', [cells]);
-    expect(rows.map((row) => row.cell)).toEqual(["'=1", "'+1", "'-1", "'@SUM(A1)", "'\tx", "'\rx", 'x=1', ' =1', 'ada@example.com', '']);
+    const { rows } = await db.owner.query(
+      'select private.csv_cell(c) as cell from unnest($1::text[]) with ordinality u(c, n) order by n',
+      [cells],
+    );
+    expect(rows.map((row) => row.cell)).toEqual([
+      "'=1",
+      "'+1",
+      "'-1",
+      "'@SUM(A1)",
+      "'\tx",
+      "'\rx",
+      'x=1',
+      ' =1',
+      'ada@example.com',
+      '',
+    ]);
   });
 });

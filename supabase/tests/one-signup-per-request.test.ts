@@ -30,23 +30,38 @@ async function answerTo(body: unknown, role: ApiRole = 'anon', clientIp = '203.0
 }
 
 const listed = async (email: string) =>
-  (await db.owner.query('select count(*)::int as n from public.waiting_list where lower(email) = lower($1)', [email])).rows[0].n;
+  (await db.owner.query('select count(*)::int as n from public.waiting_list where lower(email) = lower($1)', [email]))
+    .rows[0].n;
 
 describe.each<ApiRole>(['anon', 'authenticated'])('an array posted as %s', (role) => {
   it.each([
-    ['[listed, not-an-email] answers as [unlisted, not-an-email]', [LISTED, 'not-an-email'], ['probe-1@example.com', 'not-an-email']],
-    ['[listed, new] answers as [new, new]', [LISTED, 'probe-2@example.com'], ['probe-3@example.com', 'probe-4@example.com']],
+    [
+      '[listed, not-an-email] answers as [unlisted, not-an-email]',
+      [LISTED, 'not-an-email'],
+      ['probe-1@example.com', 'not-an-email'],
+    ],
+    [
+      '[listed, new] answers as [new, new]',
+      [LISTED, 'probe-2@example.com'],
+      ['probe-3@example.com', 'probe-4@example.com'],
+    ],
     ['[LISTED in capitals, x] answers as [unlisted, x]', [LISTED.toUpperCase(), 'x'], ['probe-5@example.com', 'x']],
     ['[listed, listed] answers as [new, listed]', [LISTED, LISTED], ['probe-6@example.com', LISTED]],
   ])('%s: one refusal for both, nothing inserted', async (_, withListed, withoutListed) => {
-    const a = await answerTo(withListed.map((email) => ({ email })), role);
-    const b = await answerTo(withoutListed.map((email) => ({ email })), role);
+    const a = await answerTo(
+      withListed.map((email) => ({ email })),
+      role,
+    );
+    const b = await answerTo(
+      withoutListed.map((email) => ({ email })),
+      role,
+    );
     expect(a).toEqual(ONE_PER_REQUEST);
     expect(b).toEqual(ONE_PER_REQUEST);
     for (const email of withoutListed.filter((e) => e !== LISTED)) expect(await listed(email)).toBe(0);
   });
 
-  it('[not-an-email, listed] answers as [not-an-email, unlisted]: the first row\'s own check', async () => {
+  it("[not-an-email, listed] answers as [not-an-email, unlisted]: the first row's own check", async () => {
     const a = await answerTo([{ email: 'not-an-email' }, { email: LISTED }], role);
     const b = await answerTo([{ email: 'not-an-email' }, { email: 'probe-7@example.com' }], role);
     expect(a).toEqual(answers.badFormat);
@@ -84,21 +99,30 @@ describe('refused arrays', () => {
 
 describe('the owner', () => {
   it('imports many rows in one statement; a duplicate in an import is refused as 23505', async () => {
-    await db.owner.query(`insert into public.waiting_list (email) values ('bulk-a@example.com'), ('bulk-b@example.com')`);
+    await db.owner.query(
+      `insert into public.waiting_list (email) values ('bulk-a@example.com'), ('bulk-b@example.com')`,
+    );
     const error = await db.owner
       .query(`insert into public.waiting_list (email) values ('bulk-c@example.com'), ('BULK-A@example.com')`)
       .catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: '23505', message: `duplicate key value violates unique constraint "${constraintNames.unique}"` });
+    expect(error).toMatchObject({
+      code: '23505',
+      message: `duplicate key value violates unique constraint "${constraintNames.unique}"`,
+    });
     expect(await listed('bulk-c@example.com')).toBe(0);
   });
 
   it('keeps the duplicate check in step when changing or deleting an address', async () => {
-    await db.owner.query(`insert into public.waiting_list (email) values ('edit-a@example.com'), ('edit-b@example.com')`);
+    await db.owner.query(
+      `insert into public.waiting_list (email) values ('edit-a@example.com'), ('edit-b@example.com')`,
+    );
     const clash = await db.owner
       .query(`update public.waiting_list set email = 'Edit-A@example.com' where email = 'edit-b@example.com'`)
       .catch((e: unknown) => e);
     expect(clash).toMatchObject({ code: '23505' });
-    await db.owner.query(`update public.waiting_list set email = 'edit-c@example.com' where email = 'edit-b@example.com'`);
+    await db.owner.query(
+      `update public.waiting_list set email = 'edit-c@example.com' where email = 'edit-b@example.com'`,
+    );
     await db.owner.query(`delete from public.waiting_list where email = 'edit-a@example.com'`);
     await insertEmail(db.api, 'EDIT-A@example.com'); // freed by the delete
     expect((await insertEmail(db.api, 'edit-b@example.com')).rows).toEqual([{ inserted: '1' }]); // freed by the update

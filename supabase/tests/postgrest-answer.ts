@@ -9,10 +9,23 @@ import type { ApiRole } from './api-request';
 export type HttpAnswer = { status: number; body: PostgrestErrorBody | null };
 
 const byPrefix: [RegExp, number][] = [
-  [/^08/, 503], [/^09/, 500], [/^0[LP]/, 403], [/^2350[35]$/, 409], [/^25006$/, 405], [/^25/, 500],
-  [/^28/, 403], [/^(2D|38|39|3B|40)/, 500], [/^53400$/, 500], [/^53/, 503], [/^5[45]/, 500],
-  [/^57P01$/, 503], [/^(57|58|F0|HV)/, 500], [/^P0001$/, 400], [/^(P0|XX)/, 500],
-  [/^(42883|42P01)$/, 404], [/^42P17$/, 500],
+  [/^08/, 503],
+  [/^09/, 500],
+  [/^0[LP]/, 403],
+  [/^2350[35]$/, 409],
+  [/^25006$/, 405],
+  [/^25/, 500],
+  [/^28/, 403],
+  [/^(2D|38|39|3B|40)/, 500],
+  [/^53400$/, 500],
+  [/^53/, 503],
+  [/^5[45]/, 500],
+  [/^57P01$/, 503],
+  [/^(57|58|F0|HV)/, 500],
+  [/^P0001$/, 400],
+  [/^(P0|XX)/, 500],
+  [/^(42883|42P01)$/, 404],
+  [/^42P17$/, 500],
 ];
 
 function httpStatus(code: string, role: ApiRole): number {
@@ -26,7 +39,12 @@ function httpStatus(code: string, role: ApiRole): number {
 function customAnswer(error: DatabaseError): HttpAnswer {
   const body = JSON.parse(error.message) as Partial<PostgrestErrorBody>;
   const detail = JSON.parse(error.detail ?? 'null') as { status?: unknown; headers?: unknown } | null;
-  if (typeof body.code !== 'string' || typeof body.message !== 'string' || typeof detail?.status !== 'number' || !detail.headers) {
+  if (
+    typeof body.code !== 'string' ||
+    typeof body.message !== 'string' ||
+    typeof detail?.status !== 'number' ||
+    !detail.headers
+  ) {
     throw new Error(`PostgREST would answer PGRST121 (unparsable RAISE PGRST): ${error.message} / ${error.detail}`);
   }
   return {

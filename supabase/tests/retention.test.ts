@@ -39,7 +39,9 @@ describe('retention of the abuse guard counters', () => {
   });
 
   it("the job's command deletes every counter and secret whose slot is over, and nothing else", async () => {
-    const { rows: jobs } = await db.owner.query(`select command from cron.job where jobname = 'waitlist-forget-expired-signups'`);
+    const { rows: jobs } = await db.owner.query(
+      `select command from cron.job where jobname = 'waitlist-forget-expired-signups'`,
+    );
     await db.owner.query(
       `insert into private.signup_counts (network, slot_start, slot_end, signups) values
          ('\\x01', now() - interval '10 minutes 1 second', now() - interval '1 second', 5),

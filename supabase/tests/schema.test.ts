@@ -20,9 +20,21 @@ describe('public.waiting_list as the migrations leave it', () => {
                   from information_schema.columns
                   where table_schema = 'public' and table_name = 'waiting_list' order by ordinal_position`),
     ).toEqual([
-      { column_name: 'id', data_type: 'bigint', is_nullable: 'NO', column_default: null, identity_generation: 'ALWAYS' },
+      {
+        column_name: 'id',
+        data_type: 'bigint',
+        is_nullable: 'NO',
+        column_default: null,
+        identity_generation: 'ALWAYS',
+      },
       { column_name: 'email', data_type: 'text', is_nullable: 'NO', column_default: null, identity_generation: null },
-      { column_name: 'created_at', data_type: 'timestamp with time zone', is_nullable: 'NO', column_default: 'now()', identity_generation: null },
+      {
+        column_name: 'created_at',
+        data_type: 'timestamp with time zone',
+        is_nullable: 'NO',
+        column_default: 'now()',
+        identity_generation: null,
+      },
     ]);
   });
 
@@ -55,7 +67,9 @@ describe('public.waiting_list as the migrations leave it', () => {
     ]);
     // No unique index on the table itself: it would refuse a listed address at its own row,
     // before a later row of the same statement had its checks.
-    const indexes = await rows(`select indexname from pg_indexes where schemaname = 'public' and tablename = 'waiting_list'`);
+    const indexes = await rows(
+      `select indexname from pg_indexes where schemaname = 'public' and tablename = 'waiting_list'`,
+    );
     expect(indexes.map((row) => row.indexname)).toEqual(['waiting_list_pkey']);
   });
 
@@ -73,9 +87,9 @@ describe('public.waiting_list as the migrations leave it', () => {
   it('has row-level security on, with one insert policy that is not always true', async () => {
     const [table] = await rows(`select relrowsecurity from pg_class where oid = 'public.waiting_list'::regclass`);
     expect(table.relrowsecurity).toBe(true);
-    expect(await rows(`select cmd, roles, qual, with_check from pg_policies where tablename = 'waiting_list'`)).toEqual([
-      { cmd: 'INSERT', roles: '{anon,authenticated}', qual: null, with_check: '(created_at = now())' },
-    ]);
+    expect(await rows(`select cmd, roles, qual, with_check from pg_policies where tablename = 'waiting_list'`)).toEqual(
+      [{ cmd: 'INSERT', roles: '{anon,authenticated}', qual: null, with_check: '(created_at = now())' }],
+    );
   });
 
   it('grants the public roles INSERT on email and nothing else; service_role may read', async () => {

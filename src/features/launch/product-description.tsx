@@ -5,12 +5,12 @@ export function ProductDescription() {
   return (
     <div className={styles.description}>
       <p>
-        Cyber attacks rarely stop at stolen data. They halt production lines, freeze payments and
-        take whole enterprises offline, and every hour of downtime is a loss.
+        Cyber attacks rarely stop at stolen data. They halt production lines, freeze payments and take whole enterprises
+        offline, and every hour of downtime is a loss.
       </p>
       <p>
-        We are building a cyber-defense platform that protects enterprises from the operational
-        losses attacks cause, with zero tolerance for breaches.
+        We are building a cyber-defense platform that protects enterprises from the operational losses attacks cause,
+        with zero tolerance for breaches.
       </p>
     </div>
   );

@@ -19,7 +19,9 @@ describe('checkEmail (SPEC §5)', () => {
     const codePoints = Array.from({ length: 0x110000 }, (_, i) => i)
       .filter((c) => c < 0xd800 || c > 0xdfff)
       .filter((c) => invisible.test(String.fromCodePoint(c)));
-    expect(codePoints).toEqual(expect.arrayContaining([0x00, 0x1b, 0x7f, 0x85, 0xad, 0x200b, 0x200e, 0x202e, 0x2066, 0xfeff]));
+    expect(codePoints).toEqual(
+      expect.arrayContaining([0x00, 0x1b, 0x7f, 0x85, 0xad, 0x200b, 0x200e, 0x202e, 0x2066, 0xfeff]),
+    );
     const accepted = codePoints.filter((c) => checkEmail(`ad${String.fromCodePoint(c)}a@example.com`).ok);
     expect(accepted).toEqual([]);
   });

@@ -11,9 +11,7 @@ export const EMAIL_MAX_LENGTH = 254;
 /** Length in characters (code points), as PostgreSQL's char_length counts them. */
 export const characterCount = (text: string) => [...text].length;
 
-export type EmailCheck =
-  | { ok: true; email: string }
-  | { ok: false; problem: 'required' | 'invalid' };
+export type EmailCheck = { ok: true; email: string } | { ok: false; problem: 'required' | 'invalid' };
 
 /**
  * The two client checks of SPEC §5, in the spec's order. Surrounding whitespace (JavaScript's

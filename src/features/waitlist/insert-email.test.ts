@@ -8,7 +8,11 @@ const postgrestError = (code: string, message: string) => ({ code, details: null
 describe('outcomeOf: the error object supabase-js hands back (POSTGREST.md)', () => {
   it.each([
     ['no error (201)', null, 'added'],
-    ['23505 unique violation', postgrestError('23505', 'duplicate key value violates unique constraint "k"'), 'already-registered'],
+    [
+      '23505 unique violation',
+      postgrestError('23505', 'duplicate key value violates unique constraint "k"'),
+      'already-registered',
+    ],
     ['23503 foreign key', postgrestError('23503', 'violates foreign key constraint'), 'failed'],
     ['23514 check violation', postgrestError('23514', 'violates check constraint "c"'), 'failed'],
     ['23502 not null', postgrestError('23502', 'null value in column "email"'), 'failed'],

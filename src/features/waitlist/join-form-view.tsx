@@ -21,9 +21,24 @@ type Props = {
  * the button does nothing, and the address never reaches a URL, a request or a host's log.
  * early-submit.ts's showSending() draws the submitting state on this markup: change both together.
  */
-export function JoinFormView({ email, onEmailChange, onSubmit, submitting = false, invalid = false, loading = false, inputRef }: Props) {
+export function JoinFormView({
+  email,
+  onEmailChange,
+  onSubmit,
+  submitting = false,
+  invalid = false,
+  loading = false,
+  inputRef,
+}: Props) {
   return (
-    <form id={WAITLIST_FORM_ID} className={styles.form} method="dialog" onSubmit={onSubmit} noValidate aria-busy={submitting}>
+    <form
+      id={WAITLIST_FORM_ID}
+      className={styles.form}
+      method="dialog"
+      onSubmit={onSubmit}
+      noValidate
+      aria-busy={submitting}
+    >
       <fieldset className={styles.row} disabled={submitting || loading}>
         <label htmlFor="waitlist-email" className="visually-hidden">
           Email address

@@ -35,7 +35,12 @@ describe('the waiting-list form', () => {
   });
 
   it('adds an address: submitting state, success toast, field cleared, idle again', async () => {
-    server.use(http.post('*/rest/v1/waiting_list', async () => { await delay(50); return new HttpResponse(null, { status: 201 }); }));
+    server.use(
+      http.post('*/rest/v1/waiting_list', async () => {
+        await delay(50);
+        return new HttpResponse(null, { status: 201 });
+      }),
+    );
     await submit('ada@example.com');
     expect(button()).toHaveTextContent('SECURING ACCESS...');
     expect(button()).toBeDisabled();
@@ -55,7 +60,11 @@ describe('the waiting-list form', () => {
 
   it('reports any other failure, logs it, keeps the address', async () => {
     const log = vi.spyOn(console, 'error').mockImplementation(() => {});
-    server.use(http.post('*/rest/v1/waiting_list', () => HttpResponse.json({ code: 'XX000', details: null, hint: null, message: 'boom' }, { status: 500 })));
+    server.use(
+      http.post('*/rest/v1/waiting_list', () =>
+        HttpResponse.json({ code: 'XX000', details: null, hint: null, message: 'boom' }, { status: 500 }),
+      ),
+    );
     await submit('ada@example.com');
     await findToast(messages.failed);
     expect(log).toHaveBeenCalledWith(expect.any(String), expect.objectContaining({ code: 'XX000' }));
