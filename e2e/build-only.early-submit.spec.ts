@@ -25,8 +25,11 @@ async function slowPhone(page: Page) {
 
 const FORM_CODE = '**/assets/waitlist-widget-*.js';
 
-/** Holds the form's code (its chunk) on its way until `release()`, which checks it was asked for. */
-async function holdFormCode(page: Page) {
+/**
+ * Opens the page with the form's code (its chunk) held on its way until `release()`, which
+ * checks it was asked for.
+ */
+async function openWithFormCodeHeld(page: Page) {
   let open!: () => void;
   const released = new Promise<void>((resolve) => (open = resolve));
   let requested = false;
@@ -35,6 +38,7 @@ async function holdFormCode(page: Page) {
     await released;
     await route.fallback();
   });
+  await page.goto('/');
   return () => {
     expect(requested, "the form's code was requested and held").toBe(true);
     open();
@@ -54,6 +58,12 @@ async function expectRequestsFor(page: Page, requests: Request[], added: string[
 }
 
 const HUMAN_TYPING = { delay: 90 };
+
+/** Types into the field at human speed, then presses Enter. */
+async function typeAndSubmit(page: Page, text: string) {
+  await emailField(page).pressSequentially(text, HUMAN_TYPING);
+  await emailField(page).press('Enter');
+}
 // The throttled network needs seconds to bring the form's code once it is released.
 const ARRIVAL = { timeout: 30_000 };
 
@@ -63,8 +73,7 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
   test.beforeEach(async ({ page }) => slowPhone(page));
 
   test('the button is enabled at rest, and Tab reaches it', async ({ page }) => {
-    await holdFormCode(page);
-    await page.goto('/');
+    await openWithFormCodeHeld(page);
     await expect(submitButton(page)).toBeEnabled();
     await expect(submitButton(page)).toHaveText('JOIN WAITING LIST');
     await page.keyboard.press('Tab');
@@ -77,8 +86,7 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     page,
     waitingListRequests,
   }) => {
-    const release = await holdFormCode(page);
-    await page.goto('/');
+    const release = await openWithFormCodeHeld(page);
     const states = await recordFormStates(page);
     await page.keyboard.press('Tab');
     await page.keyboard.type('ada@example.com', HUMAN_TYPING);
@@ -95,8 +103,7 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
   });
 
   test('(c) Enter on an empty field: "Email Required", no request', async ({ page, waitingListRequests }) => {
-    const release = await holdFormCode(page);
-    await page.goto('/');
+    const release = await openWithFormCodeHeld(page);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
     await expect(submitButton(page)).toHaveText('JOIN WAITING LIST');
@@ -110,10 +117,8 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     page,
     waitingListRequests,
   }) => {
-    const release = await holdFormCode(page);
-    await page.goto('/');
-    await emailField(page).pressSequentially('ada@example', HUMAN_TYPING);
-    await emailField(page).press('Enter');
+    const release = await openWithFormCodeHeld(page);
+    await typeAndSubmit(page, 'ada@example');
     release();
     await expect(toast(page, messages.invalidEmail)).toBeVisible(ARRIVAL);
     await expect(emailField(page)).toHaveValue('ada@example');
@@ -125,12 +130,9 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     page,
     waitingListRequests,
   }) => {
-    const release = await holdFormCode(page);
-    await page.goto('/');
-    await emailField(page).pressSequentially('ada@example', HUMAN_TYPING);
-    await emailField(page).press('Enter');
-    await emailField(page).pressSequentially('.com', HUMAN_TYPING);
-    await emailField(page).press('Enter');
+    const release = await openWithFormCodeHeld(page);
+    await typeAndSubmit(page, 'ada@example');
+    await typeAndSubmit(page, '.com');
     await expect(submitButton(page)).toHaveText('SECURING ACCESS...');
     release();
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
@@ -139,8 +141,7 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
   });
 
   test('Enter twice, then a double click, while held: still one request', async ({ page, waitingListRequests }) => {
-    const release = await holdFormCode(page);
-    await page.goto('/');
+    const release = await openWithFormCodeHeld(page);
     await emailField(page).pressSequentially('grace@example.com', HUMAN_TYPING);
     await page.keyboard.press('Enter');
     await page.keyboard.press('Enter');
@@ -177,8 +178,7 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     });
     await page.goto('/');
     const states = await recordFormStates(page);
-    await emailField(page).pressSequentially('ada@example.com', HUMAN_TYPING);
-    await emailField(page).press('Enter');
+    await typeAndSubmit(page, 'ada@example.com');
     await expect(submitButton(page)).toHaveText('SECURING ACCESS...');
     fail();
     const failure = page.locator(`#${LOAD_FAILURE_ID}`);
@@ -203,8 +203,7 @@ test.describe('on a slow phone, by touch', () => {
     page,
     waitingListRequests,
   }) => {
-    const release = await holdFormCode(page);
-    await page.goto('/');
+    const release = await openWithFormCodeHeld(page);
     const states = await recordFormStates(page);
     await emailField(page).tap();
     await page.keyboard.type('ada@example.com', HUMAN_TYPING);
