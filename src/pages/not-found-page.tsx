@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Link, useLocation } from 'react-router-dom';
+import { useLocation } from 'react-router-dom';
 import styles from './page.module.css';
 
 /** docs/product.md §2: any path but / lands here, and the missing path is written to the console. */
@@ -16,9 +16,10 @@ export function NotFoundPage() {
         <h1 className={styles.headline}>404</h1>
         <p className={styles.subline}>Oops! Page not found</p>
       </header>
-      <Link className={styles.link} to="/">
+      {/* A plain link: it works before any script has run, or without JavaScript at all. */}
+      <a className={styles.link} href="/">
         Return to Home
-      </Link>
+      </a>
     </main>
   );
 }
