@@ -11,6 +11,7 @@ const firstScriptModules = [
   'src/features/waitlist/early-submit.ts',
   'src/features/waitlist/email.ts',
   'src/features/waitlist/button-labels.ts',
+  'src/features/waitlist/dom-ids.ts',
   'src/features/waitlist/insert-email.ts',
   'src/lib/first-interaction.ts',
   'vite/preload-helper',

@@ -5,7 +5,7 @@
  * early path for certain; then it is released and the outcome must be the spec's.
  */
 import type { Page, Request, Route } from '@playwright/test';
-import { LOAD_FAILURE_ID } from '../src/features/waitlist/early-submit';
+import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids';
 import { messages } from '../src/features/waitlist/messages';
 import { emailField, expect, submitButton, test, toast } from './fixtures';
 import { idle, recordFormStates, sending } from './form-states';

@@ -9,7 +9,7 @@ import { expect, test } from './fixtures';
 const firstScript = readdirSync('build/e2e/assets').find((file) => file.startsWith('first-script-'));
 
 test('an unknown path is a 404 with the prerendered not-found page', async ({ request }) => {
-  for (const path of ['/no/such/page', '/assets/gone-1234.js']) {
+  for (const path of ['/no/such/page', '/assets/gone-1234.js', '/assets/']) {
     const response = await request.get(path);
     expect(response.status(), path).toBe(404);
     expect(await response.text(), path).toContain('Oops! Page not found');

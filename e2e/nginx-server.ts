@@ -22,7 +22,7 @@ const swaps: [string, string][] = [
   ['    ssl_certificate     /etc/ssl/example.com/fullchain.pem;', ''],
   ['    ssl_certificate_key /etc/ssl/example.com/privkey.pem;', ''],
   ['    root /var/www/coming-soon/dist;', `    root ${site};`],
-  ['    include /var/www/coming-soon/dist/_headers.nginx.conf;', `    include ${headers};`],
+  ['    include /etc/nginx/snippets/coming-soon-headers.conf;', `    include ${headers};`],
 ];
 
 function siteConfig(): string {

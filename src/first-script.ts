@@ -3,7 +3,8 @@
  * form answer from the moment it shows, then fetch the rest without delaying the first paint.
  * README, "Early submits" and "A lean first load".
  */
-import { holdEarlySubmits, WAITLIST_FORM_ID } from './features/waitlist/early-submit';
+import { WAITLIST_FORM_ID } from './features/waitlist/dom-ids';
+import { holdEarlySubmits } from './features/waitlist/early-submit';
 import { loadFormCode } from './features/waitlist/form-code';
 import { onFirstInteraction } from './lib/first-interaction';
 

@@ -8,7 +8,7 @@ import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
-import { LOAD_FAILURE_ID } from '../src/features/waitlist/early-submit.ts';
+import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids.ts';
 import { messages } from '../src/features/waitlist/messages.ts';
 
 type Render = (path: string) => Promise<{ page?: string; html: string }>;

@@ -1,5 +1,6 @@
 import { checkEmail } from './email';
 import { buttonLabels } from './button-labels';
+import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from './dom-ids';
 
 /**
  * Submits that come before the form's code (README, "Early submits"). The page's first script
@@ -8,11 +9,6 @@ import { buttonLabels } from './button-labels';
  * the address passes the client checks — and connecting hands it over, to be handled exactly as
  * a later submit is: same checks, same toasts, one request.
  */
-export const WAITLIST_FORM_ID = 'waitlist-form';
-
-/** Shown by the page (outside the form) when the form's code could not be fetched. */
-export const LOAD_FAILURE_ID = 'waitlist-load-failure';
-
 let started = false;
 let connected = false;
 let held: string | undefined;

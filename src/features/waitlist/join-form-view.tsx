@@ -1,5 +1,5 @@
 import type { FormEvent, Ref } from 'react';
-import { WAITLIST_FORM_ID } from './early-submit';
+import { WAITLIST_FORM_ID } from './dom-ids';
 import { buttonLabels } from './button-labels';
 import styles from './join-form.module.css';
 

@@ -1,0 +1,5 @@
+/** The ids the first script, the form's markup and the build agree on. */
+export const WAITLIST_FORM_ID = 'waitlist-form';
+
+/** The 'Error' message shown outside the form when the form's code could not be fetched. */
+export const LOAD_FAILURE_ID = 'waitlist-load-failure';
