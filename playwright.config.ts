@@ -4,9 +4,11 @@ import { E2E_SUPABASE_URL } from './e2e/e2e-backend';
 import type { MockLayer } from './e2e/fixtures';
 // Ports of their own, never reused: the tests must not run against a developer's `npm run dev`,
 // which may be talking to a real Supabase project.
-const DEV_PORT = 5273;
-const BUILD_PORT = 4273;
-const NGINX_PORT = 4274;
+// E2E_PORT_OFFSET moves all three, to run two checkouts' tests side by side.
+const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
+const DEV_PORT = 5273 + offset;
+const BUILD_PORT = 4273 + offset;
+const NGINX_PORT = 4274 + offset;
 /** The specs that check what a host serves (headers, status codes), run against every host. */
 const HOST_SPECS = /build-only\.(security|host)\.spec\.ts/;
 

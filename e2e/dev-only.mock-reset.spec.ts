@@ -1,10 +1,10 @@
 import { messages } from '../src/features/waitlist/messages';
 import { expect, join, openLanding, test, toast } from './fixtures';
 
-test('/?reset-mock empties the mock list back to its seed, and the console says how', async ({ page }) => {
+test('/?reset-mock empties the mock list back to its seed, and the console says how', async ({ page, baseURL }) => {
   const backend = page.waitForEvent('console', (message) => message.text().startsWith('Backend: mock'));
   await openLanding(page);
-  expect((await backend).text()).toContain('Empty the mock list: http://127.0.0.1:5273/?reset-mock');
+  expect((await backend).text()).toContain(`Empty the mock list: ${baseURL}/?reset-mock`);
   await join(page, 'ada@example.com');
   await expect(toast(page, messages.added)).toBeVisible();
 
