@@ -5,6 +5,7 @@
 import { launch } from 'chrome-launcher';
 import lighthouse from 'lighthouse';
 import type { Result } from 'lighthouse';
+import { configWithLanternAudit, LANTERN_LCP_AUDIT, type LanternLcp } from './lantern-lcp-audit.ts';
 
 const CHROME_FLAGS = [
   '--headless=new',
@@ -36,7 +37,15 @@ export type Figures = {
 /** An audit that cost points in a category, e.g. "seo: robots-txt — robots.txt is not valid". */
 export type Cost = { category: string; id: string; title: string; detail?: string };
 
-export type Run = { figures: Figures; costs: Cost[]; lighthouse: string; chromium: string; lhr: Result };
+export type Run = {
+  figures: Figures;
+  costs: Cost[];
+  lighthouse: string;
+  chromium: string;
+  lhr: Result;
+  /** What the simulated LCP waited for (scripts/bench/lantern-lcp-audit.ts); undefined if that audit failed. */
+  lantern?: LanternLcp;
+};
 
 function numeric(lhr: Result, id: string): number {
   const value = lhr.audits[id]?.numericValue;
@@ -64,12 +73,16 @@ export async function runLighthouse(url: string, chromePath: string): Promise<Ru
   const chrome = await launch({ chromePath, chromeFlags: CHROME_FLAGS, logLevel: 'silent' });
   try {
     const version = (await (await fetch(`http://127.0.0.1:${chrome.port}/json/version`)).json()) as { Browser: string };
-    const result = await lighthouse(url, {
-      port: chrome.port,
-      output: 'json',
-      logLevel: 'error',
-      onlyCategories: [...CATEGORIES],
-    });
+    const result = await lighthouse(
+      url,
+      {
+        port: chrome.port,
+        output: 'json',
+        logLevel: 'error',
+        onlyCategories: [...CATEGORIES, 'bench-diagnostics'],
+      },
+      configWithLanternAudit,
+    );
     if (!result) throw new Error('Lighthouse returned no result');
     const { lhr } = result;
     if (lhr.runtimeError) throw new Error(`Lighthouse: ${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
@@ -91,6 +104,7 @@ export async function runLighthouse(url: string, chromePath: string): Promise<Ru
       lighthouse: lhr.lighthouseVersion,
       chromium: version.Browser.replace(/^\D*/, ''),
       lhr,
+      lantern: (lhr.audits[LANTERN_LCP_AUDIT]?.details as { lantern?: LanternLcp } | undefined)?.lantern,
     };
   } finally {
     chrome.kill();
