@@ -6,7 +6,7 @@ create table public.waiting_list (
   email text not null,
   created_at timestamptz not null default now(),
 
-  -- SPEC §5, the client's EMAIL_SHAPE /^[^\s@]+@[^\s@]+\.[^\s@]+$/ split in two equivalent halves.
+  -- docs/product.md §5, the client's EMAIL_SHAPE /^[^\s@]+@[^\s@]+\.[^\s@]+$/ split in two equivalent halves.
   -- The bracket is exactly JavaScript's \s: PostgreSQL's own \s is ASCII-only.
   constraint waiting_list_email_format check (
     email ~ '^[^@]+@[^@]+\.[^@]+$'

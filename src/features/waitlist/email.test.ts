@@ -1,7 +1,7 @@
 import { checkEmail } from './email';
 import { emailExamples } from './email-examples';
 
-describe('checkEmail (SPEC §5)', () => {
+describe('checkEmail (docs/product.md §5)', () => {
   it.each(['', ' ', '   \t '])('asks for an address when the field holds %j', (input) => {
     expect(checkEmail(input)).toEqual({ ok: false, problem: 'required' });
   });

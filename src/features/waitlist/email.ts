@@ -1,5 +1,5 @@
 /**
- * SPEC §5: text, then @, then text, then a dot, then text, with no spaces — and no control
+ * docs/product.md §5: text, then @, then text, then a dot, then text, with no spaces — and no control
  * (Unicode Cc) or invisible formatting (Cf) characters, which make one address look like
  * another. The database's waiting_list_email_format check refuses exactly the same characters.
  */
@@ -14,7 +14,7 @@ export const characterCount = (text: string) => [...text].length;
 export type EmailCheck = { ok: true; email: string } | { ok: false; problem: 'required' | 'invalid' };
 
 /**
- * The two client checks of SPEC §5, in the spec's order. Surrounding whitespace (JavaScript's
+ * The two client checks of docs/product.md §5, in its order. Surrounding whitespace (JavaScript's
  * trim(), which includes U+FEFF) is dropped first, as browsers already do for
  * `<input type="email">`; any other control or invisible character makes the address invalid.
  */

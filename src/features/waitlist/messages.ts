@@ -1,6 +1,6 @@
 /**
  * docs/product.md §5 and §8: every toast the waiting list shows, letter for letter.
- * `destructive` toasts are the spec's destructive ones (sonner error toasts).
+ * `destructive` toasts are the destructive ones of docs/product.md §5 and §8 (sonner error toasts).
  */
 export type ToastKind = 'destructive' | 'warning' | 'success';
 export type ToastMessage = { kind: ToastKind; title: string; description: string };
