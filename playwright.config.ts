@@ -65,7 +65,8 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       reuseExistingServer: false,
     },
     {
-      command: `npm run build:e2e && wrangler pages dev build/e2e --ip 127.0.0.1 --port ${BUILD_PORT}`,
+      // Its devtools inspector gets a port of its own too (wrangler's default, 9229, may be taken).
+      command: `npm run build:e2e && wrangler pages dev build/e2e --ip 127.0.0.1 --port ${BUILD_PORT} --inspector-port ${9230 + offset}`,
       env: {
         VITE_SUPABASE_URL: E2E_SUPABASE_URL,
         VITE_SUPABASE_PUBLISHABLE_KEY: 'e2e-publishable-key',

@@ -71,12 +71,17 @@ function source(): string {
 /** Serves the build with wrangler pages dev (as production on Cloudflare Pages) and resolves once it answers. */
 function serve(): Promise<{ url: string; stop: () => void }> {
   const url = `http://127.0.0.1:${values.port}/`;
-  const child = spawn('npx', ['wrangler', 'pages', 'dev', dir, '--ip', '127.0.0.1', '--port', values.port], {
-    cwd: root,
-    stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
-    detached: true,
-  });
+  const inspectorPort = String(Number(values.port) + 5000); // not wrangler's default 9229, which a test run may hold
+  const child = spawn(
+    'npx',
+    ['wrangler', 'pages', 'dev', dir, '--ip', '127.0.0.1', '--port', values.port, '--inspector-port', inspectorPort],
+    {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'inherit'],
+      env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+      detached: true,
+    },
+  );
   let stopped = false;
   const stop = () => {
     if (stopped || !child.pid) return;
