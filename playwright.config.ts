@@ -4,7 +4,7 @@ import { E2E_SUPABASE_URL } from './e2e/e2e-backend';
 import type { MockLayer } from './e2e/fixtures';
 // Ports of their own, never reused: the tests must not run against a developer's `npm run dev`,
 // which may be talking to a real Supabase project.
-// E2E_PORT_OFFSET moves all three, to run two checkouts' tests side by side.
+// E2E_PORT_OFFSET moves all three (for a second checkout while another run holds these).
 const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
 const DEV_PORT = 5273 + offset;
 const BUILD_PORT = 4273 + offset;

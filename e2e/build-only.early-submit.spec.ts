@@ -187,6 +187,7 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
     await expect(failure.getByText(messages.failed.title, { exact: true })).toBeVisible();
     await expect(failure.getByText(messages.failed.description, { exact: true })).toBeVisible();
     await expect(emailField(page)).toHaveValue('ada@example.com');
+    await expect(emailField(page)).toBeFocused();
     expect(await states()).toEqual([idle, sending, idle]);
     await submitButton(page).click();
     await expect(failure).toBeHidden();

@@ -56,7 +56,10 @@ export function releaseHeldSubmit() {
   if (connected || held === undefined) return;
   held = undefined;
   const form = document.getElementById(WAITLIST_FORM_ID);
-  if (form instanceof HTMLFormElement) showSending(form, false);
+  if (form instanceof HTMLFormElement) {
+    showSending(form, false);
+    form.querySelector('input')?.focus(); // disabling the form took focus away: give it back
+  }
   document.getElementById(LOAD_FAILURE_ID)?.removeAttribute('hidden');
 }
 
