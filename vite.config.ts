@@ -53,6 +53,8 @@ export default defineConfig({
         test: {
           name: 'unit',
           environment: 'jsdom',
+          // Room for a busy machine; a passing test ends as soon as it is done.
+          testTimeout: 30_000,
           globals: true,
           include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts', 'vite/**/*.test.ts'],
           setupFiles: ['src/test/setup.ts'],
