@@ -13,6 +13,7 @@ const firstScriptModules = [
   'src/features/waitlist/button-labels.ts',
   'src/features/waitlist/dom-ids.ts',
   'src/features/waitlist/insert-email.ts',
+  'src/features/waitlist/form-code.ts',
   'src/lib/first-interaction.ts',
   'vite/preload-helper',
 ];

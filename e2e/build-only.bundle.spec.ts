@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { attribute, elements } from '../vite/html-edit';
 import { expect, test } from './fixtures';
 
 /** The production build that the build project serves (see playwright.config.ts). */
@@ -14,4 +15,31 @@ test('the production build ships no mock backend', () => {
     const code = readFileSync(join(dist, script), 'utf8');
     expect(code, script).not.toMatch(/mockServiceWorker|msw|magic addresses|taken@example\.com/i);
   }
+});
+
+test('every class in the prerendered pages has a rule in the inlined stylesheet', () => {
+  for (const file of ['index.html', '404.html']) {
+    const html = readFileSync(join(dist, file), 'utf8');
+    const nodes = elements(html);
+    const css = nodes
+      .filter((element) => element.tagName === 'style')
+      .flatMap((element) => element.childNodes.map((text) => ('value' in text ? text.value : '')))
+      .join('');
+    const classes = new Set(nodes.flatMap((element) => attribute(element, 'class')?.split(/\s+/) ?? []));
+    // sonner styles its own elements at runtime; the rest must be in the page's stylesheet.
+    const ours = [...classes].filter((name) => name && !name.startsWith('sonner'));
+    expect(ours.length, file).toBeGreaterThan(3);
+    for (const name of ours) expect(css, `.${name} in ${file}`).toContain(`.${name}`);
+  }
+});
+
+test('before the visitor acts, the landing page runs its first script and no framework code', async ({ page }) => {
+  const scripts: string[] = [];
+  page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname));
+  await page.goto('/', { waitUntil: 'load' });
+  await expect(page.getByRole('heading', { name: 'COMING SOON' })).toBeVisible();
+  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/first-script-[\w-]+\.js$/)]);
+  // The first interaction brings the form's island.
+  await page.getByRole('textbox', { name: 'Email address' }).focus();
+  await expect.poll(() => scripts.some((path) => /^\/assets\/waitlist-[\w-]+\.js$/.test(path))).toBe(true);
 });

@@ -23,7 +23,7 @@ async function slowPhone(page: Page) {
   await cdp.send('Emulation.setCPUThrottlingRate', { rate: 4 });
 }
 
-const FORM_CODE = '**/assets/waitlist-widget-*.js';
+const FORM_CODE = '**/assets/waitlist-*.js';
 
 /**
  * Opens the page with the form's code (its chunk) held on its way until `release()`, which

@@ -45,7 +45,10 @@ const LIST_MADE_FOR = 156;
 const otherVersionsFeature = (text: string, major: number) =>
   major !== LIST_MADE_FOR && /^Error with Permissions-Policy header: Unrecognized feature/.test(text);
 
-test('the page loads and hydrates without an error or a warning', async ({ page, browser }) => {
+test('the page loads and the form hydrates without an error, a warning or a layout shift', async ({
+  page,
+  browser,
+}) => {
   const major = Number(browser.version().split('.')[0]);
   const problems: string[] = [];
   page.on('pageerror', (error) => problems.push(error.message));
@@ -54,6 +57,14 @@ test('the page loads and hydrates without an error or a warning', async ({ page,
     if (!['error', 'warning'].includes(message.type()) || otherVersionsFeature(message.text(), major)) return;
     problems.push(message.text());
   });
+  // Every layout shift that counts towards CLS (not one right after a click or a key).
+  await page.addInitScript(() => {
+    const shifts: number[] = ((window as unknown as { shifts: number[] }).shifts = []);
+    new PerformanceObserver((list) => {
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+        if (!entry.hadRecentInput) shifts.push(entry.value);
+    }).observe({ type: 'layout-shift', buffered: true });
+  });
   await page.goto('/');
   await page.mouse.move(10, 10);
   // The form's code has hydrated over the prerendered form once a submit gets its answer.
@@ -61,6 +72,7 @@ test('the page loads and hydrates without an error or a warning', async ({ page,
   await submitButton(page).click();
   await expect(toast(page, messages.emailRequired)).toBeVisible();
   expect(problems).toEqual([]);
+  expect(await page.evaluate(() => (window as unknown as { shifts: number[] }).shifts)).toEqual([]);
 });
 
 test('what is typed before the scripts arrive is kept, and can be sent', async ({ page }) => {

@@ -2,6 +2,8 @@ import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
 import { StaticRouter } from 'react-router-dom';
 import { App, pageFor } from './app/app';
+// The server bundle's stylesheet is the page's: the styles of everything it prerenders.
+import './styles.css';
 
 /** Renders a path to HTML at build time, waiting for every lazy part (vite/prerender.ts). */
 export async function render(path: string) {

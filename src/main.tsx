@@ -1,15 +1,19 @@
+/**
+ * The dev server's app: the whole page rendered by React, with the router and the mock backend.
+ * A production build never loads it: the pages are prerendered and only the form is hydrated
+ * (src/first-script.ts, src/islands/waitlist.tsx).
+ */
 import { StrictMode } from 'react';
-import { createRoot, hydrateRoot } from 'react-dom/client';
+import { createRoot } from 'react-dom/client';
 import { BrowserRouter } from 'react-router-dom';
-import { App, pageFor } from './app/app';
+import { App } from './app/app';
 import { apiMocking, supabaseUrl } from './lib/env';
 import './styles.css';
 
 const RESET_MOCK = 'reset-mock';
 
-/** Development only: start the mock backend before the app can make a call. */
+/** Start the mock backend before the app can make a call. */
 async function startBackend() {
-  if (!import.meta.env.DEV) return;
   if (!apiMocking) {
     console.info(`Backend: Supabase at ${supabaseUrl}`);
     return;
@@ -34,19 +38,10 @@ async function startBackend() {
 
 await startBackend();
 
-const container = document.getElementById('root')!;
-const app = (
+createRoot(document.getElementById('root')!).render(
   <StrictMode>
     <BrowserRouter>
       <App />
     </BrowserRouter>
-  </StrictMode>
+  </StrictMode>,
 );
-
-// The build prerenders each page into the HTML (data-page names it). Hydrate when the HTML
-// holds the page this path shows; otherwise (dev server, a host's fallback) render afresh.
-if (container.dataset.page && container.dataset.page === pageFor(location.pathname)) {
-  hydrateRoot(container, app);
-} else {
-  createRoot(container).render(app);
-}

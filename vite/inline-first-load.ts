@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Plugin } from 'vite';
 import { attribute, editHtml } from './html-edit.ts';
+import { prerenderedCss } from './prerender.ts';
 
 export function inlineFirstLoad(): Plugin {
   let publicDir = 'public';
@@ -22,11 +23,13 @@ export function inlineFirstLoad(): Plugin {
           if (element.tagName !== 'link') return undefined;
           const href = attribute(element, 'href') ?? '';
           if (attribute(element, 'rel') === 'stylesheet') {
+            // The client's CSS (the island's) is part of the prerendered pages' stylesheet.
             const file = href.replace(/^\//, '');
-            const asset = bundle?.[file];
-            if (asset?.type !== 'asset') throw new Error(`inline-first-load: ${href} is not in the bundle`);
+            if (bundle?.[file]?.type !== 'asset') throw new Error(`inline-first-load: ${href} is not in the bundle`);
+            if (!prerenderedCss.text)
+              throw new Error('inline-first-load: no prerendered stylesheet (vite/prerender.ts)');
             inlined.add(file);
-            return { element: `<style>${String(asset.source).trim()}</style>` };
+            return { element: `<style>${prerenderedCss.text}</style>` };
           }
           if (attribute(element, 'rel') === 'icon' && href.endsWith('.svg')) {
             const svg = readFileSync(join(publicDir, href), 'utf8')

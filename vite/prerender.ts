@@ -4,7 +4,7 @@
  * is rendered into its `<div id="root">`. index.html holds /, 404.html the not-found page
  * (hosts serve it, with status 404, for unknown paths). The dev server gets an empty root.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HtmlTagDescriptor, Plugin } from 'vite';
@@ -12,6 +12,12 @@ import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids.ts';
 import { messages } from '../src/features/waitlist/messages.ts';
 
 type Render = (path: string) => Promise<{ page?: string; html: string }>;
+
+/**
+ * The stylesheet of the prerendered pages: the server bundle's CSS, i.e. the styles of every
+ * component it renders (the client bundle only holds the island's). Read by inline-first-load.
+ */
+export const prerenderedCss: { text?: string } = {};
 
 /** Each HTML entry and the path it prerenders. */
 const pages: Record<string, string> = { 'index.html': '/', '404.html': '/404' };
@@ -44,6 +50,8 @@ export function prerender(): Plugin {
           build: {
             outDir: config.environments?.ssr?.build?.outDir ?? SERVER_OUT_DIR,
             emptyOutDir: true,
+            emitAssets: true,
+            cssCodeSplit: false,
             rolldownOptions: { input: 'src/entry-server.tsx' },
           },
         },
@@ -54,6 +62,11 @@ export function prerender(): Plugin {
       const serverOutDir = resolve(root, builder.environments.ssr.config.build.outDir);
       try {
         await builder.build(builder.environments.ssr);
+        const assets = join(serverOutDir, 'assets');
+        prerenderedCss.text = readdirSync(assets)
+          .filter((file) => file.endsWith('.css'))
+          .map((file) => readFileSync(join(assets, file), 'utf8').trim())
+          .join('\n');
         ({ render } = (await import(pathToFileURL(join(serverOutDir, 'entry-server.js')).href)) as { render: Render });
         await builder.build(builder.environments.client);
       } finally {

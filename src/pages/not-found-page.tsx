@@ -1,14 +1,14 @@
 import { useEffect } from 'react';
 import { useLocation } from 'react-router-dom';
+import { logMissingPath } from './missing-path';
 import styles from './page.module.css';
 
 /** docs/product.md §2: any path but / lands here, and the missing path is written to the console. */
 export function NotFoundPage() {
   const { pathname } = useLocation();
 
-  useEffect(() => {
-    console.error('404 Error: User attempted to access non-existent route:', pathname);
-  }, [pathname]);
+  // In production the page is static and src/not-found-script.ts logs; this is the dev server's.
+  useEffect(() => logMissingPath(pathname), [pathname]);
 
   return (
     <main className={styles.page}>

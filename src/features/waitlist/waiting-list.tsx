@@ -1,28 +1,16 @@
-import { lazy, Suspense, useEffect } from 'react';
-import { formCodeReady, loadFormCode } from './form-code';
-import { JoinFormView } from './join-form-view';
-
-// Prerendering waits for the form's code, so the HTML holds the whole form.
-if (typeof window === 'undefined') loadFormCode();
+import { WAITLIST_ISLAND_ID } from './dom-ids';
+import styles from './waiting-list.module.css';
+import WaitlistWidget from './waitlist-widget';
 
 /**
- * The form's code (React Query, toasts, then Supabase) stays off the first load: the first
- * script fetches it on the visitor's first interaction (or first submit), and tries again after
- * a failure. Until it has arrived the prerendered form is shown as is, and whatever is typed
- * into it is kept; a submit meanwhile is held (early-submit.ts).
+ * The form is the page's one island: prerendered with the page, and in production hydrated
+ * alone, on the visitor's first interaction or first submit; everything around it stays static
+ * HTML. The wrapper takes no box of its own (display: contents), so the page lays out as before.
  */
-const WaitlistWidget = lazy(() => formCodeReady);
-
 export function WaitingList() {
   return (
-    <Suspense fallback={<FormWhileLoading />}>
+    <div id={WAITLIST_ISLAND_ID} className={styles.island}>
       <WaitlistWidget />
-    </Suspense>
+    </div>
   );
-}
-
-/** Shown only when the page is rendered in the browser (not hydrated): load at once. */
-function FormWhileLoading() {
-  useEffect(loadFormCode, []);
-  return <JoinFormView email="" loading />;
 }
