@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { attribute, elements } from '../vite/html-edit';
+import { attribute, elements, inlineTexts } from '../vite/html-edit';
 import { expect, test } from './fixtures';
 
 /** The production build that the build project serves (see playwright.config.ts). */
@@ -11,21 +11,21 @@ test('the production build ships no mock backend', () => {
   expect(files).not.toContain('mockServiceWorker.js');
   const scripts = files.filter((file) => file.endsWith('.js'));
   expect(scripts.length).toBeGreaterThan(0);
-  for (const script of scripts) {
-    const code = readFileSync(join(dist, script), 'utf8');
-    expect(code, script).not.toMatch(/mockServiceWorker|msw|magic addresses|taken@example\.com/i);
-  }
+  const code = [
+    ...scripts.map((file) => ({ file, text: readFileSync(join(dist, file), 'utf8') })),
+    ...files
+      .filter((file) => file.endsWith('.html'))
+      .map((file) => ({ file, text: inlineTexts(readFileSync(join(dist, file), 'utf8'), 'script').join('\n') })),
+  ];
+  for (const { file, text } of code)
+    expect(text, file).not.toMatch(/mockServiceWorker|msw|magic addresses|taken@example\.com/i);
 });
 
 test('every class in the prerendered pages has a rule in the inlined stylesheet', () => {
   for (const file of ['index.html', '404.html']) {
     const html = readFileSync(join(dist, file), 'utf8');
-    const nodes = elements(html);
-    const css = nodes
-      .filter((element) => element.tagName === 'style')
-      .flatMap((element) => element.childNodes.map((text) => ('value' in text ? text.value : '')))
-      .join('');
-    const classes = new Set(nodes.flatMap((element) => attribute(element, 'class')?.split(/\s+/) ?? []));
+    const css = inlineTexts(html, 'style').join('');
+    const classes = new Set(elements(html).flatMap((element) => attribute(element, 'class')?.split(/\s+/) ?? []));
     // sonner styles its own elements at runtime; the rest must be in the page's stylesheet.
     const ours = [...classes].filter((name) => name && !name.startsWith('sonner'));
     expect(ours.length, file).toBeGreaterThan(3);
@@ -33,13 +33,19 @@ test('every class in the prerendered pages has a rule in the inlined stylesheet'
   }
 });
 
-test('before the visitor acts, the landing page runs its first script and no framework code', async ({ page }) => {
+test('before the visitor acts, the landing page fetches no script; the first interaction brings the island', async ({
+  page,
+}) => {
   const scripts: string[] = [];
   page.on('request', (request) => request.resourceType() === 'script' && scripts.push(new URL(request.url()).pathname));
   await page.goto('/', { waitUntil: 'load' });
   await expect(page.getByRole('heading', { name: 'COMING SOON' })).toBeVisible();
-  expect(scripts).toEqual([expect.stringMatching(/^\/assets\/first-script-[\w-]+\.js$/)]);
-  // The first interaction brings the form's island.
+  expect(scripts).toEqual([]);
   await page.getByRole('textbox', { name: 'Email address' }).focus();
-  await expect.poll(() => scripts.some((path) => /^\/assets\/waitlist-[\w-]+\.js$/.test(path))).toBe(true);
+  await expect
+    .poll(() => scripts.toSorted())
+    .toEqual([
+      expect.stringMatching(/^\/assets\/supabase-[\w-]+\.js$/),
+      expect.stringMatching(/^\/assets\/waitlist-[\w-]+\.js$/),
+    ]);
 });

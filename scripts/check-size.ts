@@ -6,11 +6,12 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
+import { inlineTexts } from '../vite/html-edit.ts';
 
 const dir = process.argv[2] ?? 'dist';
 const budgets = { js: 10_000, total: 20_000 };
 
-const gzipped = (file: string) => gzipSync(readFileSync(join(dir, file)), { level: 9 }).length;
+const gzip = (data: string | Buffer) => gzipSync(data, { level: 9 }).length;
 
 /** `import … from "./x.js"` in a minified chunk: fetched before the chunk runs. */
 const staticImports = (code: string) => [
@@ -19,7 +20,8 @@ const staticImports = (code: string) => [
 
 /**
  * Every file the HTML makes the browser fetch up front, and the static imports of those. The
- * form's island and supabase-js wait for the visitor's first interaction and are not counted.
+ * form's island and supabase-js wait for the visitor's first interaction and are not counted;
+ * the page's inline script is (it is part of index.html, and counted as JavaScript too).
  */
 function firstLoad(): string[] {
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
@@ -48,15 +50,23 @@ function firstLoad(): string[] {
   return [...files];
 }
 
-const rows = firstLoad().map((file) => ({ file, raw: readFileSync(join(dir, file)).length, gzip: gzipped(file) }));
-const sum = (list: typeof rows) => list.reduce((total, row) => total + row.gzip, 0);
-const js = sum(rows.filter((row) => row.file.endsWith('.js')));
-const total = sum(rows);
+const rows = firstLoad().map((file) => {
+  const data = readFileSync(join(dir, file));
+  return { file, raw: data.length, gzip: gzip(data) };
+});
+const inlineScript = inlineTexts(readFileSync(join(dir, 'index.html'), 'utf8'), 'script').join('\n');
+const js = gzip(inlineScript) + rows.filter((row) => row.file.endsWith('.js')).reduce((sum, row) => sum + row.gzip, 0);
+const total = rows.reduce((sum, row) => sum + row.gzip, 0);
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
 console.log(`First load of ${dir}/index.html, before any interaction (gzip -9):`);
-for (const row of rows)
+for (const row of rows) {
   console.log(`  ${row.file.padEnd(44)} ${kb(row.raw).padStart(10)} raw ${kb(row.gzip).padStart(10)} gzip`);
+  if (row.file === 'index.html')
+    console.log(
+      `    its inline <script>${kb(inlineScript.length).padStart(33)} raw ${kb(gzip(inlineScript)).padStart(10)} gzip`,
+    );
+}
 console.log(`  JavaScript: ${kb(js)} of ${kb(budgets.js)}   everything: ${kb(total)} of ${kb(budgets.total)}`);
 if (js > budgets.js || total > budgets.total) {
   console.error('Over the first-load budget.');

@@ -1,7 +1,8 @@
 /**
- * The dev server's app: the whole page rendered by React, with the router and the mock backend.
- * A production build never loads it: the pages are prerendered and only the form is hydrated
- * (src/first-script.ts, src/islands/waitlist.tsx).
+ * The dev server's app, in place of each page's own script (vite/inline-page-scripts.ts): the
+ * whole page rendered by React, with the router and the mock backend. A production build never
+ * loads it: the pages are prerendered and only the form is hydrated (src/first-script.ts,
+ * src/islands/waitlist.tsx).
  */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';

@@ -24,6 +24,12 @@ export function elements(html: string): Element[] {
   return found;
 }
 
+/** The text of each inline <style> or <script> (one without src) of the document, in order. */
+export const inlineTexts = (html: string, tagName: 'style' | 'script') =>
+  elements(html)
+    .filter((element) => element.tagName === tagName && attribute(element, 'src') === undefined)
+    .map((element) => element.childNodes.map((text) => ('value' in text ? text.value : '')).join(''));
+
 /** What to put in place of an element, or of one of its attributes' values (already escaped). */
 export type Edit = { element: string } | { attribute: string; value: string };
 

@@ -4,7 +4,7 @@
  * The CSP allows the build's own inline <style> elements by hash, read from the emitted pages.
  */
 import type { Plugin } from 'vite';
-import { elements } from './html-edit.ts';
+import { inlineTexts } from './html-edit.ts';
 import { cspHash, sonnerCss } from './sonner-style-hash.ts';
 
 /**
@@ -47,21 +47,23 @@ const deniedFeatures = [
 ];
 
 /**
- * The texts of the <style> elements the built HTML carries (its inlined stylesheets): each is
- * allowed by its hash. No inline script, no style="" attribute is ever allowed.
+ * The texts of the <style> and <script> elements the built HTML carries (its inlined stylesheet
+ * and page script): each is allowed by its hash. No other inline script, no style="" attribute,
+ * is ever allowed.
  */
-type Inline = { styles: string[] };
+type Inline = { styles: string[]; scripts: string[] };
 
 /** Strict-Transport-Security: two years; `includeSubDomains; preload` only when asked for (README). */
 export type Hsts = 'preload' | 'this-host';
 
-const sources = (texts: string[]) => [...new Set(texts.map((text) => ` '${cspHash(text)}'`))].join('');
+/** Hash sources, sorted: the policy does not depend on the order the pages were written in. */
+const sources = (texts: string[]) => [...new Set(texts.map((text) => ` '${cspHash(text)}'`))].sort().join('');
 
 function contentSecurityPolicy(supabaseOrigin: string, inline: Inline): string {
   const origin = new URL(supabaseOrigin).origin;
   return [
     "default-src 'self'",
-    "script-src 'self'",
+    `script-src 'self'${sources(inline.scripts)}`,
     // sonner's runtime <style> is appended empty, then filled: both states by hash.
     `style-src 'self'${sources(['', sonnerCss(), ...inline.styles])}`,
     "img-src 'self' data:",
@@ -109,24 +111,31 @@ function nginxSnippet(headers: [string, string][]): string {
   ].join('\n');
 }
 
-/** Emits `_headers` and `_headers.nginx.conf` next to the pages, hashing the <style> elements they carry. */
+/**
+ * Emits `_headers` and `_headers.nginx.conf` next to the pages, hashing the <style> and <script>
+ * elements they carry; after every other plugin has written the pages (order: 'post').
+ */
 export function securityHeadersFiles(env: { supabaseUrl?: string; hsts: Hsts }): Plugin {
   return {
     name: 'security-headers',
     apply: 'build',
     enforce: 'post',
-    generateBundle(_options, bundle) {
-      const pages = Object.values(bundle).filter((file) => file.type === 'asset' && file.fileName.endsWith('.html'));
-      if (pages.length === 0) return; // the server bundle
-      const styles = pages.flatMap((page) =>
-        elements(String(page.type === 'asset' ? page.source : ''))
-          .filter((element) => element.tagName === 'style')
-          .map((element) => element.childNodes.map((text) => ('value' in text ? text.value : '')).join('')),
-      );
-      if (!env.supabaseUrl) throw new Error('security-headers: no Supabase URL (vite/env-check.ts runs first)');
-      const headers = securityHeaders(env.supabaseUrl, { styles }, env.hsts);
-      this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(headers) });
-      this.emitFile({ type: 'asset', fileName: '_headers.nginx.conf', source: nginxSnippet(headers) });
+    generateBundle: {
+      order: 'post',
+      handler(_options, bundle) {
+        const pages = Object.values(bundle).flatMap((file) =>
+          file.type === 'asset' && file.fileName.endsWith('.html') ? [String(file.source)] : [],
+        );
+        if (pages.length === 0) return; // the server bundle
+        const inline = {
+          styles: pages.flatMap((html) => inlineTexts(html, 'style')),
+          scripts: pages.flatMap((html) => inlineTexts(html, 'script')),
+        };
+        if (!env.supabaseUrl) throw new Error('security-headers: no Supabase URL (vite/env-check.ts runs first)');
+        const headers = securityHeaders(env.supabaseUrl, inline, env.hsts);
+        this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(headers) });
+        this.emitFile({ type: 'asset', fileName: '_headers.nginx.conf', source: nginxSnippet(headers) });
+      },
     },
   };
 }

@@ -8,7 +8,14 @@ import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from './dom-ids';
  * never lost. Until the form's code connects, a submit is held — shown as sending at once when
  * the address passes the client checks — and connecting hands it over, to be handled exactly as
  * a later submit is: same checks, same toasts, one request.
+ *
+ * The first script is inlined into the page, a bundle of its own: the form's code (the island)
+ * has its own copy of this module, so the two halves below meet through DOM events and the
+ * form's markup, never through module state.
  */
+const CONNECT = 'waitlist:connect';
+const DISCONNECT = 'waitlist:disconnect';
+
 let started = false;
 let connected = false;
 let held: string | undefined;
@@ -46,6 +53,13 @@ export function holdEarlySubmits(fetchCode: () => void) {
   started = true;
   onHold = fetchCode;
   addEventListener('submit', holdSubmit, true);
+  addEventListener(CONNECT, (event) => {
+    connected = true;
+    const address = held;
+    held = undefined;
+    if (address !== undefined) (event as CustomEvent<(address: string) => void>).detail(address);
+  });
+  addEventListener(DISCONNECT, () => (connected = false));
 }
 
 /**
@@ -63,17 +77,20 @@ export function releaseHeldSubmit() {
   document.getElementById(LOAD_FAILURE_ID)?.removeAttribute('hidden');
 }
 
-/** Whether a held submit is being shown as sending (the form's code starts in that state). */
-export const holdingSending = () => held !== undefined && checkEmail(held).ok;
+/**
+ * Whether the first script is showing a held submit as sending (the form's code then starts in
+ * that state): the form is busy before the form's code has rendered it. Never while prerendering.
+ */
+export const holdingSending = () =>
+  typeof document !== 'undefined' && document.getElementById(WAITLIST_FORM_ID)?.getAttribute('aria-busy') === 'true';
 
 /**
  * The form's code takes over submits from here on; `carryOut` gets the address of the submit
- * held until now, if any. Returns the function that gives submits back (the form unmounts).
+ * the first script held until now, if any (synchronously: events are dispatched at once).
+ * Returns the function that gives submits back (the form unmounts). Without a first script (the
+ * dev server renders the form itself) nothing answers, and nothing is held.
  */
 export function connectEarlySubmit(carryOut: (address: string) => void): () => void {
-  connected = true;
-  const address = held;
-  held = undefined;
-  if (address !== undefined) carryOut(address);
-  return () => void (connected = false);
+  dispatchEvent(new CustomEvent(CONNECT, { detail: carryOut }));
+  return () => void dispatchEvent(new Event(DISCONNECT));
 }
