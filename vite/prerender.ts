@@ -81,7 +81,7 @@ export function prerender(): Plugin {
         return [
           {
             tag: 'div',
-            attrs: { id: 'root', 'data-page': rendered.page },
+            attrs: { id: 'root' },
             children: rendered.html,
             injectTo: 'body-prepend',
           },

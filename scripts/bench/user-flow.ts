@@ -11,7 +11,7 @@
  * - focus → form code fetched: from the first focusin on #waitlist-email to the responseEnd (Resource
  *   Timing) of the last script requested after that focus (the form, React Query, sonner, supabase-js);
  * - focus → form code connected: to the first 50 ms poll that finds React's props with an onSubmit
- *   on the <form> (its Suspense boundary hydrated: a submit is now React's, not held);
+ *   on the <form> (the island hydrated: a submit is now React's, not held);
  * - Enter → POST sent: from the Enter keydown to the startTime of the fetch to /rest/v1/waiting_list;
  * - Enter → toast: to the insertion into the DOM of an element reading 'Successfully Added!'.
  */

@@ -28,7 +28,7 @@ let complaints: string[];
 beforeAll(() => {
   const { page, html } = prerender('/');
   expect(page).toBe('landing');
-  document.body.innerHTML = `<div id="root" data-page="${page}">${html}</div>`;
+  document.body.innerHTML = `<div id="root">${html}</div>`;
   const problems = vi.spyOn(console, 'error');
   window.addEventListener('error', (event) => complaints.push(String(event.error ?? event.message)));
   complaints = [];

@@ -10,8 +10,6 @@ type Props = {
   /** Sending: input and button disabled, the spinner shown (docs/product.md §4). */
   submitting?: boolean;
   invalid?: boolean;
-  /** The form's code is still on its way (rendered in the browser, not hydrated): all off. */
-  loading?: boolean;
   inputRef?: Ref<HTMLInputElement>;
 };
 
@@ -21,15 +19,7 @@ type Props = {
  * the button does nothing, and the address never reaches a URL, a request or a host's log.
  * early-submit.ts's showSending() draws the submitting state on this markup: change both together.
  */
-export function JoinFormView({
-  email,
-  onEmailChange,
-  onSubmit,
-  submitting = false,
-  invalid = false,
-  loading = false,
-  inputRef,
-}: Props) {
+export function JoinFormView({ email, onEmailChange, onSubmit, submitting = false, invalid = false, inputRef }: Props) {
   return (
     <form
       id={WAITLIST_FORM_ID}
@@ -39,7 +29,7 @@ export function JoinFormView({
       noValidate
       aria-busy={submitting}
     >
-      <fieldset className={styles.row} disabled={submitting || loading}>
+      <fieldset className={styles.row} disabled={submitting}>
         <label htmlFor="waitlist-email" className="visually-hidden">
           Email address
         </label>
