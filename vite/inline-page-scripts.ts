@@ -53,6 +53,8 @@ async function bundle(root: string, source: string): Promise<PageScript> {
     .flat()
     .flatMap(({ output }) => output);
   if (entry?.type !== 'chunk' || rest.length > 0) throw new Error(`inline-page-scripts: ${source} is not one module`);
+  // Inside <script>, these would end the element or change how the HTML parser reads it.
+  if (/<\/script|<!--|<script/i.test(entry.code)) throw new Error(`inline-page-scripts: ${source} holds HTML markup`);
   return { source, code: entry.code.trim(), chunks: [...chunks] };
 }
 
@@ -94,7 +96,9 @@ export function inlinePageScripts(): Plugin {
           if (element.tagName !== 'script' || !src) return undefined;
           if (command === 'serve') return { element: '<script type="module" src="/src/main.tsx"></script>' };
           // Out of Vite's sight until the bundle is written: it would make the script a file again.
-          return { element: marker(scripts.findIndex((script) => script.source === src)) };
+          const index = scripts.findIndex((script) => script.source === src);
+          if (index < 0) throw new Error(`inline-page-scripts: ${src} was not bundled (not in an HTML entry?)`);
+          return { element: marker(index) };
         });
       },
     },

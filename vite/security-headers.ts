@@ -1,7 +1,8 @@
 /**
  * The site's security headers, written by the build for the hosts: `_headers` (Cloudflare
  * Pages, Netlify) and `_headers.nginx.conf` (included by docs/nginx.conf), one source for both.
- * The CSP allows the build's own inline <style> elements by hash, read from the emitted pages.
+ * The CSP allows the build's own inline <style> and <script> elements by hash, read from the
+ * emitted pages.
  */
 import type { Plugin } from 'vite';
 import { inlineTexts } from './html-edit.ts';

@@ -9,7 +9,7 @@
  *
  * Timings measured in the page (performance.now(), instrumented before the page's own scripts):
  * - focus → form code fetched: from the first focusin on #waitlist-email to the responseEnd (Resource
- *   Timing) of the last script requested after that focus (the form, React Query, sonner, supabase-js);
+ *   Timing) of the last script requested after that focus (the island, supabase-js);
  * - focus → form code connected: to the first 50 ms poll that finds React's props with an onSubmit
  *   on the <form> (the island hydrated: a submit is now React's, not held);
  * - Enter → POST sent: from the Enter keydown to the startTime of the fetch to /rest/v1/waiting_list;

@@ -1,16 +1,18 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { WAITLIST_ISLAND_ID } from '../features/waitlist/dom-ids';
+import { receiveHandover, type EarlySubmitHandover } from '../features/waitlist/early-submit';
 import WaitlistWidget from '../features/waitlist/waitlist-widget';
 
 /**
  * The page's one island: hydrates the prerendered waiting-list form alone (React, React Query,
  * sonner and the form arrive in this chunk; the rest of the page is static HTML and CSS).
- * Called by form-code.ts once the visitor has acted.
+ * Called by form-code.ts once the visitor has acted, with the first script's early-submit half.
  */
-export function hydrateWaitlist() {
+export function hydrateWaitlist(handover: EarlySubmitHandover) {
   const island = document.getElementById(WAITLIST_ISLAND_ID);
   if (!island) return;
+  receiveHandover(handover);
   hydrateRoot(
     island,
     <StrictMode>

@@ -18,8 +18,8 @@ function interact() {
 
 /**
  * Calls `then` once the visitor has first pointed, touched, focused or pressed a key on the page
- * (at once if that already happened). One record for the whole page: the first script starts
- * it, and code that arrives later learns of an interaction it was not there to see.
+ * (at once if that already happened), even if the visitor acted before this code ran: a pointer
+ * already over the page or focus already in it counts.
  */
 export function onFirstInteraction(then: () => void) {
   if (interacted) return then();

@@ -9,12 +9,16 @@ import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from './dom-ids';
  * the address passes the client checks — and connecting hands it over, to be handled exactly as
  * a later submit is: same checks, same toasts, one request.
  *
- * The first script is inlined into the page, a bundle of its own: the form's code (the island)
- * has its own copy of this module, so the two halves below meet through DOM events and the
- * form's markup, never through module state.
+ * The first script is inlined into the page, a bundle of its own, and the island has its own
+ * copy of this module: the first script hands its half to the island in the call that starts
+ * it (form-code.ts → hydrateWaitlist), never through anything another script could reach.
  */
-const CONNECT = 'waitlist:connect';
-const DISCONNECT = 'waitlist:disconnect';
+
+/** What the first script hands the island: whether a held submit shows as sending, and taking over. */
+export type EarlySubmitHandover = {
+  holdingSending: () => boolean;
+  connect: (carryOut: (address: string) => void) => () => void;
+};
 
 let started = false;
 let connected = false;
@@ -53,13 +57,6 @@ export function holdEarlySubmits(fetchCode: () => void) {
   started = true;
   onHold = fetchCode;
   addEventListener('submit', holdSubmit, true);
-  addEventListener(CONNECT, (event) => {
-    connected = true;
-    const address = held;
-    held = undefined;
-    if (address !== undefined) (event as CustomEvent<(address: string) => void>).detail(address);
-  });
-  addEventListener(DISCONNECT, () => (connected = false));
 }
 
 /**
@@ -77,20 +74,33 @@ export function releaseHeldSubmit() {
   document.getElementById(LOAD_FAILURE_ID)?.removeAttribute('hidden');
 }
 
-/**
- * Whether the first script is showing a held submit as sending (the form's code then starts in
- * that state): the form is busy before the form's code has rendered it. Never while prerendering.
- */
-export const holdingSending = () =>
-  typeof document !== 'undefined' && document.getElementById(WAITLIST_FORM_ID)?.getAttribute('aria-busy') === 'true';
+/** The first script's half, handed to the island by form-code.ts. */
+export const handover: EarlySubmitHandover = {
+  holdingSending: () => held !== undefined && checkEmail(held).ok,
+  connect(carryOut) {
+    connected = true;
+    const address = held;
+    held = undefined;
+    if (address !== undefined) carryOut(address);
+    return () => void (connected = false);
+  },
+};
+
+/** The island's half: the first script's handover, once the island has been given it. */
+let firstScript: EarlySubmitHandover | undefined;
+
+/** Called by the island before it hydrates (src/islands/waitlist.tsx). */
+export const receiveHandover = (from: EarlySubmitHandover) => void (firstScript = from);
+
+/** Whether a held submit shows as sending (the form's code then starts in that state). */
+export const holdingSending = () => firstScript?.holdingSending() ?? false;
 
 /**
  * The form's code takes over submits from here on; `carryOut` gets the address of the submit
- * the first script held until now, if any (synchronously: events are dispatched at once).
- * Returns the function that gives submits back (the form unmounts). Without a first script (the
- * dev server renders the form itself) nothing answers, and nothing is held.
+ * the first script held until now, if any. Returns the function that gives submits back (the
+ * form unmounts). Without a first script (the dev server renders the form itself) nothing is
+ * held, and there is nothing to take over.
  */
 export function connectEarlySubmit(carryOut: (address: string) => void): () => void {
-  dispatchEvent(new CustomEvent(CONNECT, { detail: carryOut }));
-  return () => void dispatchEvent(new Event(DISCONNECT));
+  return firstScript?.connect(carryOut) ?? (() => {});
 }

@@ -1,4 +1,4 @@
-import { releaseHeldSubmit } from './early-submit';
+import { handover, releaseHeldSubmit } from './early-submit';
 import { loadSupabase } from './insert-email';
 
 let attempt: Promise<void> | undefined;
@@ -14,7 +14,7 @@ let attempt: Promise<void> | undefined;
 export function loadFormCode(): void {
   loadSupabase().catch(() => {});
   attempt ??= import('../../islands/waitlist').then(
-    (island) => island.hydrateWaitlist(),
+    (island) => island.hydrateWaitlist(handover),
     (error: unknown) => {
       attempt = undefined;
       console.error("Could not load the waiting list's code:", error);

@@ -3,7 +3,7 @@ import { useState } from 'react';
 import { Toaster } from 'sonner';
 import { JoinForm } from './join-form';
 
-/** The working form with what it needs (mutation cache, toasts): one chunk, loaded on demand. */
+/** The working form with what it needs (mutation cache, toasts): the island's content (src/islands/waitlist.tsx). */
 export default function WaitlistWidget() {
   const [queryClient] = useState(() => new QueryClient());
   return (
