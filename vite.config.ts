@@ -22,6 +22,10 @@ export default defineConfig({
     securityHeadersFiles(env),
     dropMockWorker(),
   ],
+  // On the dev server a page's script is the app, src/main.tsx, which the HTML does not name
+  // (vite/inline-page-scripts.ts): scan it for dependencies at start, or the first visit finds
+  // them late and reloads.
+  optimizeDeps: { entries: ['index.html', 'src/main.tsx'] },
   environments: {
     client: {
       build: {
