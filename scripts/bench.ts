@@ -23,7 +23,8 @@ import { chromiumPath } from '../e2e/browser.ts';
 import { writeFloor } from './bench/floor.ts';
 import { runLighthouse, type Figures, type Run } from './bench/lighthouse-run.ts';
 import { startMockBackend } from './bench/mock-backend.ts';
-import { flowBlock, floorBlock, lcpDiagnosis, medianRun, medians, table } from './bench/report.ts';
+import { floorBlock, lcpDiagnosis } from './bench/lcp-diagnosis.ts';
+import { flowBlock, medianRun, medians, table } from './bench/report.ts';
 import { runUserFlow, type FlowRun } from './bench/user-flow.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
