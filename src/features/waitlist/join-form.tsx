@@ -13,7 +13,13 @@ export function JoinForm() {
   // A submit held by the first script may already show as sending: start in that state.
   const [resumingHeldSubmit] = useState(holdingSending);
   const input = useRef<HTMLInputElement>(null);
-  const join = useJoinWaitingList({ onAdded: () => setEmail('') });
+  // From the submit until the answer: React Query tells React of the mutation a task later (by
+  // setTimeout), and a busy browser runs the second click of a double click before that task.
+  const awaitingAnswer = useRef(false);
+  const join = useJoinWaitingList({
+    onAdded: () => setEmail(''),
+    onAnswered: () => (awaitingAnswer.current = false),
+  });
   const sending = join.isPending || (resumingHeldSubmit && join.isIdle);
 
   // The disabled field lost focus while sending; give it back once the answer is in.
@@ -32,6 +38,7 @@ export function JoinForm() {
       input.current?.focus();
       return;
     }
+    awaitingAnswer.current = true;
     join.mutate(check.email);
   }
 
@@ -42,7 +49,7 @@ export function JoinForm() {
 
   function onSubmit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
-    if (!sending) submitAddress(email);
+    if (!sending && !awaitingAnswer.current) submitAddress(email);
   }
 
   return (

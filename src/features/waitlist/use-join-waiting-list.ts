@@ -5,10 +5,11 @@ import { notify } from './notify';
 
 /**
  * The one mutation of the site: insert, then tell the visitor how it went (docs/product.md §8).
- * `onAdded` runs with the mutation's own callbacks, which fire even when the form started it
- * before React had subscribed to it (a held early submit, carried out as the form mounts).
+ * `onAdded` (the address is on the list) and `onAnswered` (any answer, or a failure) run with
+ * the mutation's own callbacks, which fire even when the form started it before React had
+ * subscribed to it (a held early submit, carried out as the form mounts).
  */
-export function useJoinWaitingList({ onAdded }: { onAdded: () => void }) {
+export function useJoinWaitingList({ onAdded, onAnswered }: { onAdded: () => void; onAnswered: () => void }) {
   return useMutation({
     mutationKey: ['waiting-list', 'join'],
     mutationFn: insertEmail,
@@ -20,5 +21,6 @@ export function useJoinWaitingList({ onAdded }: { onAdded: () => void }) {
       console.error('Could not join the waiting list:', error);
       notify(messages.failed);
     },
+    onSettled: onAnswered,
   });
 }
