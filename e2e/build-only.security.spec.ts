@@ -3,17 +3,14 @@
  * Runs against every host the build is tested on (projects "build" and "nginx").
  */
 import { readFileSync } from 'node:fs';
-import { inlineTexts } from '../vite/html-edit';
 import { cspHash } from '../vite/sonner-style-hash';
-import { securityHeaders } from '../vite/security-headers';
+import { inlineTexts } from '../vite/html-edit';
+import { inlineElements, securityHeaders } from '../vite/security-headers';
 import { E2E_SUPABASE_URL } from './e2e-backend';
 import { expect, test } from './fixtures';
 
 const pages = ['index.html', '404.html'].map((file) => readFileSync(`build/e2e/${file}`, 'utf8'));
-const inline = {
-  styles: pages.flatMap((html) => inlineTexts(html, 'style')),
-  scripts: pages.flatMap((html) => inlineTexts(html, 'script')),
-};
+const inline = inlineElements(pages);
 /** What vite/security-headers.ts makes of this build (HSTS_PRELOAD unset). */
 const expected = securityHeaders(E2E_SUPABASE_URL, inline, 'this-host');
 

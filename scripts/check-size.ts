@@ -64,7 +64,7 @@ for (const row of rows) {
   console.log(`  ${row.file.padEnd(44)} ${kb(row.raw).padStart(10)} raw ${kb(row.gzip).padStart(10)} gzip`);
   if (row.file === 'index.html')
     console.log(
-      `    its inline <script>${kb(inlineScript.length).padStart(33)} raw ${kb(gzip(inlineScript)).padStart(10)} gzip`,
+      `    its inline <script>${kb(Buffer.byteLength(inlineScript)).padStart(33)} raw ${kb(gzip(inlineScript)).padStart(10)} gzip`,
     );
 }
 console.log(`  JavaScript: ${kb(js)} of ${kb(budgets.js)}   everything: ${kb(total)} of ${kb(budgets.total)}`);

@@ -54,6 +54,12 @@ const deniedFeatures = [
  */
 type Inline = { styles: string[]; scripts: string[] };
 
+/** The inline <style> and <script> texts of the built pages (their HTML). */
+export const inlineElements = (pages: string[]): Inline => ({
+  styles: pages.flatMap((html) => inlineTexts(html, 'style')),
+  scripts: pages.flatMap((html) => inlineTexts(html, 'script')),
+});
+
 /** Strict-Transport-Security: two years; `includeSubDomains; preload` only when asked for (README). */
 export type Hsts = 'preload' | 'this-host';
 
@@ -128,10 +134,7 @@ export function securityHeadersFiles(env: { supabaseUrl?: string; hsts: Hsts }):
           file.type === 'asset' && file.fileName.endsWith('.html') ? [String(file.source)] : [],
         );
         if (pages.length === 0) return; // the server bundle
-        const inline = {
-          styles: pages.flatMap((html) => inlineTexts(html, 'style')),
-          scripts: pages.flatMap((html) => inlineTexts(html, 'script')),
-        };
+        const inline = inlineElements(pages);
         if (!env.supabaseUrl) throw new Error('security-headers: no Supabase URL (vite/env-check.ts runs first)');
         const headers = securityHeaders(env.supabaseUrl, inline, env.hsts);
         this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(headers) });
