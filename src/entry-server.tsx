@@ -1,6 +1,6 @@
 import { StrictMode } from 'react';
 import { prerender } from 'react-dom/static';
-import { StaticRouter } from 'react-router-dom';
+import { StaticRouter } from 'react-router';
 import { App, pageFor } from './app/app';
 // The server bundle's stylesheet is the page's: the styles of everything it prerenders.
 import './styles.css';

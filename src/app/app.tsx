@@ -1,4 +1,4 @@
-import { matchRoutes, useRoutes } from 'react-router-dom';
+import { matchRoutes, useRoutes } from 'react-router';
 import { routes } from './routes';
 
 /** The router itself is the caller's: the browser's, or a static one when prerendering. */

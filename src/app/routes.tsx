@@ -1,4 +1,4 @@
-import type { RouteObject } from 'react-router-dom';
+import type { RouteObject } from 'react-router';
 import { LandingPage } from '../pages/landing-page';
 import { NotFoundPage } from '../pages/not-found-page';
 
