@@ -1,6 +1,7 @@
 import { defineConfig, devices } from '@playwright/test';
 import { chromiumPath } from './e2e/browser';
 import { E2E_SUPABASE_URL } from './e2e/e2e-backend';
+import { inExtraEngines } from './e2e/engines';
 import type { MockLayer } from './e2e/fixtures';
 // Ports of their own, never reused: the tests must not run against a developer's `npm run dev`,
 // which may be talking to a real Supabase project.
@@ -11,6 +12,13 @@ const BUILD_PORT = 4273 + offset;
 const NGINX_PORT = 4274 + offset;
 /** The specs that check what a host serves (headers, status codes), run against every host. */
 const HOST_SPECS = /build-only\.(security|host)\.spec\.ts/;
+/** The production build served by Cloudflare Pages' own runtime (wrangler pages dev), the
+ * mock handlers routed by @msw/playwright. */
+const build = {
+  name: 'build',
+  testIgnore: /dev-only/,
+  use: { baseURL: `http://127.0.0.1:${BUILD_PORT}`, mockLayer: 'playwright', serviceWorkers: 'block' },
+} as const;
 
 export default defineConfig<{ mockLayer: MockLayer }>({
   testDir: 'e2e',
@@ -23,6 +31,7 @@ export default defineConfig<{ mockLayer: MockLayer }>({
   // The HTML report (playwright-report/) and the traces of failed tests (test-results/) are kept
   // on every run, CI's included: that is where a failure is read.
   reporter: [['list'], ['html', { open: 'never' }]],
+  // Chromium for every project; E2E_ENGINES adds projects in other engines (e2e/engines.ts).
   use: {
     ...devices['Desktop Chrome'],
     launchOptions: { executablePath: chromiumPath(), args: ['--disable-gpu', '--disable-quic'] },
@@ -42,13 +51,9 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       testIgnore: /build-only/,
       use: { baseURL: `http://127.0.0.1:${DEV_PORT}`, mockLayer: 'worker' },
     },
-    {
-      // The production build served by Cloudflare Pages' own runtime (wrangler pages dev), the
-      // mock handlers routed by @msw/playwright.
-      name: 'build',
-      testIgnore: /dev-only/,
-      use: { baseURL: `http://127.0.0.1:${BUILD_PORT}`, mockLayer: 'playwright', serviceWorkers: 'block' },
-    },
+    build,
+    // build-firefox, build-webkit: opt-in here (E2E_ENGINES=firefox,webkit), always in CI.
+    ...inExtraEngines(build),
     {
       // The same build served by nginx with docs/nginx.conf: the same header and status tests.
       name: 'nginx',

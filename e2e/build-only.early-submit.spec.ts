@@ -9,8 +9,9 @@ import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids';
 import { messages } from '../src/features/waitlist/messages';
 import { emailField, expect, submitButton, test, toast } from './fixtures';
 import { idle, recordFormStates, sending } from './form-states';
+import { CHROMIUM_ONLY } from './engines';
 
-/** 400 ms round trips, 50 KB/s each way, a CPU four times slower. */
+/** 400 ms round trips, 50 KB/s each way, a CPU four times slower: Chromium's DevTools protocol only. */
 async function slowPhone(page: Page) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');
@@ -70,7 +71,7 @@ const ARRIVAL = { timeout: 30_000 };
 
 test.describe.configure({ timeout: 90_000 });
 
-test.describe("on a slow phone, before the form's code has arrived", () => {
+test.describe("on a slow phone, before the form's code has arrived", { tag: CHROMIUM_ONLY }, () => {
   test.beforeEach(async ({ page }) => slowPhone(page));
 
   test('the button is enabled at rest, and Tab reaches it', async ({ page }) => {
@@ -197,7 +198,7 @@ test.describe("on a slow phone, before the form's code has arrived", () => {
   });
 });
 
-test.describe('on a slow phone, by touch', () => {
+test.describe('on a slow phone, by touch', { tag: CHROMIUM_ONLY }, () => {
   test.use({ viewport: { width: 360, height: 740 }, isMobile: true, hasTouch: true });
   test.beforeEach(async ({ page }) => slowPhone(page));
 
