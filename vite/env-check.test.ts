@@ -1,3 +1,7 @@
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 import { describe, expect, it } from 'vitest';
 import { checkEnv } from './env-check';
 
@@ -47,6 +51,15 @@ describe('checkEnv', () => {
   ])('refuses %o', (change, problem) => {
     const { problems } = checkEnv({ ...production, ...change }, { build: true });
     expect(problems.join('\n')).toContain(problem);
+  });
+
+  it("refuses a build with .env.example's values as they are, naming each one", () => {
+    const example = parseEnv(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../.env.example'), 'utf8'));
+    expect(checkEnv(example, { build: true }).problems.sort()).toEqual([
+      'VITE_SITE_URL is still the placeholder of .env.example: "https://your-domain.example"',
+      'VITE_SUPABASE_PUBLISHABLE_KEY is still the placeholder of .env.example: "sb_publishable_your_key"',
+      'VITE_SUPABASE_URL is still the placeholder of .env.example: "https://your-project-ref.supabase.co"',
+    ]);
   });
 
   it('accepts the anon JWT, and HSTS preload only when asked for', () => {

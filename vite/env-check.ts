@@ -3,18 +3,20 @@
  * starts: one readable message lists everything missing or malformed, before any work is done.
  * The app reads the values through src/lib/env.ts; `.env.example` documents them.
  */
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
 import { loadEnv, type Plugin } from 'vite';
 import type { Hsts } from './security-headers.ts';
 
 export type Env = Record<string, string | undefined>;
 export type CheckedEnv = { supabaseUrl?: string; hsts: Hsts };
 
-const PLACEHOLDERS = [
-  'https://your-project-ref.supabase.co',
-  'sb_publishable_your_key',
-  'https://your-domain.example',
-  'https://example.com',
-];
+/** The values `.env.example` sets: a build still holding one was never configured. */
+const PLACEHOLDERS = Object.values(
+  parseEnv(readFileSync(join(dirname(fileURLToPath(import.meta.url)), '../.env.example'), 'utf8')),
+);
 const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
 
 /**
