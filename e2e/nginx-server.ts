@@ -8,12 +8,14 @@
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 
 const port = Number(process.argv[2]);
 const site = resolve('build/e2e');
 const headers = join(site, '_headers.nginx.conf');
+/** A path as one nginx argument, whatever it holds (spaces, quotes, semicolons). */
+const quoted = (path: string) => JSON.stringify(path);
 
 /** Exact lines of docs/nginx.conf and what they become here; a line that is gone fails loudly. */
 const swaps: [string, string][] = [
@@ -21,8 +23,8 @@ const swaps: [string, string][] = [
   ['    listen [::]:443 ssl http2;', ''],
   ['    ssl_certificate     /etc/ssl/example.com/fullchain.pem;', ''],
   ['    ssl_certificate_key /etc/ssl/example.com/privkey.pem;', ''],
-  ['    root /var/www/coming-soon/dist;', `    root ${site};`],
-  ['    include /etc/nginx/snippets/coming-soon-headers.conf;', `    include ${headers};`],
+  ['    root /var/www/coming-soon/dist;', `    root ${quoted(site)};`],
+  ['    include /etc/nginx/snippets/coming-soon-headers.conf;', `    include ${quoted(headers)};`],
 ];
 
 function siteConfig(): string {
@@ -43,14 +45,17 @@ if (!nginx) throw new Error("nginx is not installed: 'apt-get install -y nginx' 
 
 if (!existsSync(headers)) throw new Error(`${headers} is missing: build first (npm run build:e2e).`);
 const dir = mkdtempSync(join(tmpdir(), 'coming-soon-nginx-'));
-const temp = (name: string) => `${name} ${join(dir, name)};`;
+const temp = (name: string) => `${name} ${quoted(join(dir, name))};`;
 writeFileSync(
   join(dir, 'nginx.conf'),
   [
     'daemon off;',
+    // Started as root, nginx would run its worker as "nobody", who may not enter this checkout
+    // (a folder only its owner can read): the worker runs as whoever started the test.
+    ...(process.getuid?.() === 0 ? [`user ${userInfo().username};`] : []),
     'worker_processes 1;',
-    `pid ${join(dir, 'nginx.pid')};`,
-    `error_log ${join(dir, 'error.log')} warn;`,
+    `pid ${quoted(join(dir, 'nginx.pid'))};`,
+    `error_log ${quoted(join(dir, 'error.log'))} warn;`,
     'events { worker_connections 64; }',
     'http {',
     '  include /etc/nginx/mime.types;',
@@ -61,6 +66,8 @@ writeFileSync(
     '}',
   ].join('\n'),
 );
-const server = spawn(nginx, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'inherit' });
+const server = spawn(nginx, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], {
+  stdio: 'inherit',
+});
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill('SIGQUIT'));
 server.on('exit', (code) => process.exit(code ?? 0));
