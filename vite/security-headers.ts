@@ -1,9 +1,12 @@
 /**
- * The site's security headers, written by the build for the hosts: `_headers` (Cloudflare
- * Pages, Netlify) and `_headers.nginx.conf` (included by docs/nginx.conf), one source for both.
+ * The site's security headers, written by the build for the hosts, from one source: `_headers`
+ * in the site (Cloudflare Pages, Netlify) and the same lines for nginx beside the site, never in
+ * it (nginxHeadersPath; deploy/nginx/coming-soon.conf includes them as headers.conf).
  * The CSP allows the build's own inline <style> and <script> elements by hash, read from the
  * emitted pages.
  */
+import { writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
 import { inlineTexts } from './html-edit.ts';
 import { cspHash, sonnerCss } from './sonner-style-hash.ts';
@@ -107,22 +110,30 @@ function headersFile(headers: [string, string][]): string {
   return [block('/*', headers), block('/assets/*', [['Cache-Control', IMMUTABLE]])].join('\n\n') + '\n';
 }
 
-/** The same headers as nginx `add_header` lines, for the server block of docs/nginx.conf. */
+/**
+ * Where a build writes its nginx header lines: beside its folder (`dist` → `dist.nginx-headers.conf`),
+ * so that no host publishes them with the site.
+ */
+export const nginxHeadersPath = (outDir: string) => `${resolve(outDir)}.nginx-headers.conf`;
+
+/** The same headers as nginx `add_header` lines, for the site's server block. */
 function nginxSnippet(headers: [string, string][]): string {
   const quoted = (value: string) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
   return [
-    "# Written by the build (vite/security-headers.ts), with this build's CSP hashes: include it in",
-    '# the server block (see docs/nginx.conf). "always" sends the headers with error pages too.',
+    "# Written by the build (vite/security-headers.ts), with this build's CSP hashes: installed as",
+    '# /etc/nginx/coming-soon/headers.conf (docs/deploy.md). "always" sends them with error pages too.',
     ...headers.map(([name, value]) => `add_header ${name} ${quoted(value)} always;`),
     '',
   ].join('\n');
 }
 
 /**
- * Emits `_headers` and `_headers.nginx.conf` next to the pages, hashing the <style> and <script>
- * elements they carry; after every other plugin has written the pages (order: 'post').
+ * Emits `_headers` next to the pages and writes the nginx lines beside the output folder, hashing
+ * the <style> and <script> elements the pages carry; after every other plugin has written the
+ * pages (order: 'post').
  */
 export function securityHeadersFiles(env: { supabaseUrl?: string; hsts: Hsts }): Plugin {
+  let nginxLines: string | undefined;
   return {
     name: 'security-headers',
     apply: 'build',
@@ -138,8 +149,12 @@ export function securityHeadersFiles(env: { supabaseUrl?: string; hsts: Hsts }):
         if (!env.supabaseUrl) throw new Error('security-headers: no Supabase URL (vite/env-check.ts runs first)');
         const headers = securityHeaders(env.supabaseUrl, inline, env.hsts);
         this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(headers) });
-        this.emitFile({ type: 'asset', fileName: '_headers.nginx.conf', source: nginxSnippet(headers) });
+        nginxLines = nginxSnippet(headers);
       },
+    },
+    writeBundle(options) {
+      if (nginxLines && options.dir) writeFileSync(nginxHeadersPath(options.dir), nginxLines);
+      nginxLines = undefined; // written once, for the build that has the pages
     },
   };
 }
