@@ -2,7 +2,7 @@ import { defineConfig, devices } from '@playwright/test';
 import { chromiumPath } from './e2e/browser';
 import { E2E_SUPABASE_URL } from './e2e/e2e-backend';
 import type { MockLayer } from './e2e/fixtures';
-import { BUILD_PORT, DEV_PORT, INSPECTOR_PORT, NGINX_PORT } from './e2e/ports';
+import { BUILD_PORT, DEV_PORT, E2E_SITE_URL, INSPECTOR_PORT, NGINX_PORT } from './e2e/ports';
 /** The specs that check what a host serves (headers, status codes), run against every host. */
 const HOST_SPECS = /build-only\.(security|host)\.spec\.ts/;
 
@@ -65,7 +65,7 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       env: {
         VITE_SUPABASE_URL: E2E_SUPABASE_URL,
         VITE_SUPABASE_PUBLISHABLE_KEY: 'e2e-publishable-key',
-        VITE_SITE_URL: `http://127.0.0.1:${BUILD_PORT}`,
+        VITE_SITE_URL: E2E_SITE_URL,
         WRANGLER_SEND_METRICS: 'false',
       },
       url: `http://127.0.0.1:${BUILD_PORT}`,

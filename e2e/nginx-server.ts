@@ -12,7 +12,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import { nginxHeadersPath } from '../vite/security-headers';
+import { nginxHeadersPath } from '../vite/header-files';
 import { NGINX_HTTP_PORT, NGINX_PORT, NGINX_SERVER_NAME, NGINX_TLS_PORT } from './ports';
 
 const site = resolve('build/e2e');

@@ -8,6 +8,8 @@ const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
 export const DEV_PORT = 5273 + offset;
 /** The build on Cloudflare Pages' runtime; its devtools inspector on a port of its own. */
 export const BUILD_PORT = 4273 + offset;
+/** The e2e build's VITE_SITE_URL: plain http on loopback, a build for local use (its CSP says so). */
+export const E2E_SITE_URL = `http://127.0.0.1:${BUILD_PORT}`;
 export const INSPECTOR_PORT = 9230 + offset;
 /** nginx: the site on plain HTTP, then the production shape: port 80's role and port 443's. */
 export const NGINX_PORT = 4274 + offset;

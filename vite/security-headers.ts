@@ -1,13 +1,13 @@
 /**
  * The site's security headers, written by the build for the hosts, from one source: `_headers`
  * in the site (Cloudflare Pages, Netlify) and the same lines for nginx beside the site, never in
- * it (nginxHeadersPath; deploy/nginx/coming-soon.conf includes them as headers.conf).
+ * it (vite/header-files.ts).
  * The CSP allows the build's own inline <style> and <script> elements by hash, read from the
  * emitted pages.
  */
 import { writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
 import type { Plugin } from 'vite';
+import { headersFile, nginxHeadersPath, nginxSnippet } from './header-files.ts';
 import { inlineTexts } from './html-edit.ts';
 import { cspHash, sonnerCss } from './sonner-style-hash.ts';
 
@@ -69,8 +69,20 @@ export type Hsts = 'preload' | 'this-host';
 /** Hash sources, sorted: the policy does not depend on the order the pages were written in. */
 const sources = (texts: string[]) => [...new Set(texts.map((text) => ` '${cspHash(text)}'`))].sort().join('');
 
-function contentSecurityPolicy(supabaseOrigin: string, inline: Inline): string {
-  const origin = new URL(supabaseOrigin).origin;
+/** The origins a build names: its Supabase project and the site's own public address. */
+export type Origins = { supabase: string; site: string };
+
+/**
+ * A build for this machine names a plain-http origin (vite/env-check.ts allows http on loopback
+ * only): its pages are served from 127.0.0.1 over http, or it talks to a local Supabase.
+ * WebKit applies upgrade-insecure-requests to loopback too (Chromium and Firefox do not), and
+ * would send such a page's scripts and API calls to https, where nothing answers. A deployed
+ * build names https origins only and keeps the directive.
+ */
+export const forLocalUse = (origins: Origins) =>
+  [origins.supabase, origins.site].some((origin) => new URL(origin).protocol === 'http:');
+
+function contentSecurityPolicy(origins: Origins, inline: Inline): string {
   return [
     "default-src 'self'",
     `script-src 'self'${sources(inline.scripts)}`,
@@ -78,20 +90,20 @@ function contentSecurityPolicy(supabaseOrigin: string, inline: Inline): string {
     `style-src 'self'${sources(['', sonnerCss(), ...inline.styles])}`,
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src 'self' ${origin}`,
+    `connect-src 'self' ${new URL(origins.supabase).origin}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
     "manifest-src 'self'",
     "worker-src 'self'",
-    'upgrade-insecure-requests',
+    ...(forLocalUse(origins) ? [] : ['upgrade-insecure-requests']),
   ].join('; ');
 }
 
-export function securityHeaders(supabaseOrigin: string, inline: Inline, hsts: Hsts): [string, string][] {
+export function securityHeaders(origins: Origins, inline: Inline, hsts: Hsts): [string, string][] {
   return [
-    ['Content-Security-Policy', contentSecurityPolicy(supabaseOrigin, inline)],
+    ['Content-Security-Policy', contentSecurityPolicy(origins, inline)],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
     ['Permissions-Policy', deniedFeatures.map((feature) => `${feature}=()`).join(', ')],
@@ -101,38 +113,12 @@ export function securityHeaders(supabaseOrigin: string, inline: Inline, hsts: Hs
   ];
 }
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-/** Hashed file names under /assets/ never change content; HTML keeps the host's revalidation. */
-function headersFile(headers: [string, string][]): string {
-  const block = (pattern: string, lines: [string, string][]) =>
-    [pattern, ...lines.map(([name, value]) => `  ${name}: ${value}`)].join('\n');
-  return [block('/*', headers), block('/assets/*', [['Cache-Control', IMMUTABLE]])].join('\n\n') + '\n';
-}
-
-/**
- * Where a build writes its nginx header lines: beside its folder (`dist` → `dist.nginx-headers.conf`),
- * so that no host publishes them with the site.
- */
-export const nginxHeadersPath = (outDir: string) => `${resolve(outDir)}.nginx-headers.conf`;
-
-/** The same headers as nginx `add_header` lines, for the site's server block. */
-function nginxSnippet(headers: [string, string][]): string {
-  const quoted = (value: string) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-  return [
-    "# Written by the build (vite/security-headers.ts), with this build's CSP hashes: installed as",
-    '# /etc/nginx/coming-soon/headers.conf (docs/deploy.md). "always" sends them with error pages too.',
-    ...headers.map(([name, value]) => `add_header ${name} ${quoted(value)} always;`),
-    '',
-  ].join('\n');
-}
-
 /**
  * Emits `_headers` next to the pages and writes the nginx lines beside the output folder, hashing
  * the <style> and <script> elements the pages carry; after every other plugin has written the
  * pages (order: 'post').
  */
-export function securityHeadersFiles(env: { supabaseUrl?: string; hsts: Hsts }): Plugin {
+export function securityHeadersFiles(env: { supabaseUrl?: string; siteUrl?: string; hsts: Hsts }): Plugin {
   let nginxLines: string | undefined;
   return {
     name: 'security-headers',
@@ -146,8 +132,9 @@ export function securityHeadersFiles(env: { supabaseUrl?: string; hsts: Hsts }):
         );
         if (pages.length === 0) return; // the server bundle
         const inline = inlineElements(pages);
-        if (!env.supabaseUrl) throw new Error('security-headers: no Supabase URL (vite/env-check.ts runs first)');
-        const headers = securityHeaders(env.supabaseUrl, inline, env.hsts);
+        if (!env.supabaseUrl || !env.siteUrl)
+          throw new Error('security-headers: no Supabase or site URL (vite/env-check.ts runs first)');
+        const headers = securityHeaders({ supabase: env.supabaseUrl, site: env.siteUrl }, inline, env.hsts);
         this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(headers) });
         nginxLines = nginxSnippet(headers);
       },
