@@ -3,20 +3,14 @@ import { chromiumPath } from './e2e/browser';
 import { E2E_SUPABASE_URL } from './e2e/e2e-backend';
 import { inExtraEngines } from './e2e/engines';
 import type { MockLayer } from './e2e/fixtures';
-// Ports of their own, never reused: the tests must not run against a developer's `npm run dev`,
-// which may be talking to a real Supabase project.
-// E2E_PORT_OFFSET moves all three (for a second checkout while another run holds these).
-const offset = Number(process.env.E2E_PORT_OFFSET ?? 0);
-const DEV_PORT = 5273 + offset;
-const BUILD_PORT = 4273 + offset;
-const NGINX_PORT = 4274 + offset;
+import { BUILD_PORT, DEV_PORT, E2E_SITE_URL, INSPECTOR_PORT, NGINX_PORT } from './e2e/ports';
 /** The specs that check what a host serves (headers, status codes), run against every host. */
 const HOST_SPECS = /build-only\.(security|host)\.spec\.ts/;
 /** The production build served by Cloudflare Pages' own runtime (wrangler pages dev), the
  * mock handlers routed by @msw/playwright. */
 const build = {
   name: 'build',
-  testIgnore: /dev-only/,
+  testIgnore: /dev-only|nginx-only/,
   use: { baseURL: `http://127.0.0.1:${BUILD_PORT}`, mockLayer: 'playwright', serviceWorkers: 'block' },
 } as const;
 
@@ -48,16 +42,17 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       // The dev server with MSW's service worker: what a developer sees.
       name: 'dev',
       dependencies: ['dev-server'],
-      testIgnore: /build-only/,
+      testIgnore: /build-only|nginx-only/,
       use: { baseURL: `http://127.0.0.1:${DEV_PORT}`, mockLayer: 'worker' },
     },
     build,
     // build-firefox, build-webkit: opt-in here (E2E_ENGINES=firefox,webkit), always in CI.
     ...inExtraEngines(build),
     {
-      // The same build served by nginx with docs/nginx.conf: the same header and status tests.
+      // The same build served by nginx with deploy/nginx/: the same header and status tests, and
+      // the servers around the site (host names, redirect, TLS).
       name: 'nginx',
-      testMatch: HOST_SPECS,
+      testMatch: [HOST_SPECS, /nginx-only\..*\.spec\.ts/],
       use: { baseURL: `http://127.0.0.1:${NGINX_PORT}`, mockLayer: 'playwright', serviceWorkers: 'block' },
     },
   ],
@@ -71,11 +66,11 @@ export default defineConfig<{ mockLayer: MockLayer }>({
     },
     {
       // Its devtools inspector gets a port of its own too (wrangler's default, 9229, may be taken).
-      command: `npm run build:e2e && wrangler pages dev build/e2e --ip 127.0.0.1 --port ${BUILD_PORT} --inspector-port ${9230 + offset}`,
+      command: `npm run build:e2e && wrangler pages dev build/e2e --ip 127.0.0.1 --port ${BUILD_PORT} --inspector-port ${INSPECTOR_PORT}`,
       env: {
         VITE_SUPABASE_URL: E2E_SUPABASE_URL,
         VITE_SUPABASE_PUBLISHABLE_KEY: 'e2e-publishable-key',
-        VITE_SITE_URL: `http://127.0.0.1:${BUILD_PORT}`,
+        VITE_SITE_URL: E2E_SITE_URL,
         WRANGLER_SEND_METRICS: 'false',
       },
       url: `http://127.0.0.1:${BUILD_PORT}`,
@@ -83,7 +78,7 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       timeout: 180_000,
     },
     {
-      command: `tsx e2e/nginx-server.ts ${NGINX_PORT}`,
+      command: 'tsx e2e/nginx-server.ts',
       url: `http://127.0.0.1:${NGINX_PORT}`,
       reuseExistingServer: false,
       timeout: 180_000,

@@ -17,8 +17,11 @@ test('an unknown path is a 404 with the prerendered not-found page', async ({ re
   }
 });
 
-test('the files meant for the host are not served', async ({ request }) => {
-  expect((await request.get('/_headers')).status()).toBe(404);
+test('the files meant for the host are not served, and the nginx header lines are not in the site', async ({
+  request,
+}) => {
+  // The nginx lines were once published as /_headers.nginx.conf; the build now writes them beside the site.
+  for (const path of ['/_headers', '/_headers.nginx.conf']) expect((await request.get(path)).status(), path).toBe(404);
 });
 
 test('hashed assets are cached for good; pages are revalidated; text is compressed', async ({ request }) => {

@@ -7,12 +7,13 @@ import { cspHash } from '../vite/sonner-style-hash';
 import { inlineTexts } from '../vite/html-edit';
 import { inlineElements, securityHeaders } from '../vite/security-headers';
 import { E2E_SUPABASE_URL } from './e2e-backend';
+import { E2E_SITE_URL } from './ports';
 import { expect, test } from './fixtures';
 
 const pages = ['index.html', '404.html'].map((file) => readFileSync(`build/e2e/${file}`, 'utf8'));
 const inline = inlineElements(pages);
 /** What vite/security-headers.ts makes of this build (HSTS_PRELOAD unset). */
-const expected = securityHeaders(E2E_SUPABASE_URL, inline, 'this-host');
+const expected = securityHeaders({ supabase: E2E_SUPABASE_URL, site: E2E_SITE_URL }, inline, 'this-host');
 
 test('pages are served with the security headers the build wrote, and a strict CSP', async ({ request }) => {
   for (const path of ['/', '/missing']) {
@@ -32,6 +33,9 @@ test('pages are served with the security headers the build wrote, and a strict C
     expect(csp['base-uri']).toEqual(["'self'"]);
     expect(csp['form-action']).toEqual(["'self'"]);
     expect(headers['content-security-policy']).not.toMatch(/unsafe-eval|unsafe-inline/);
+    // A build for local use (its site is http on loopback): no upgrade to https, which WebKit
+    // would apply to 127.0.0.1 too. A deployed build has it (vite/security-headers.test.ts).
+    expect(csp).not.toHaveProperty('upgrade-insecure-requests');
     expect(headers['strict-transport-security']).toBe('max-age=63072000');
   }
 });

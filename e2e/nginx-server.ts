@@ -1,66 +1,83 @@
 /**
- * Serves the e2e build with docs/nginx.conf, as a production nginx would, for the Playwright
- * project "nginx": the file's own server block, with only its TLS lines swapped for a loopback
- * port and its paths pointed at build/e2e. Playwright starts its web servers one after the
- * other, this one after the "build" project's, which builds build/e2e first
- * (playwright.config.ts). Runs nginx in the foreground until stopped.
- * Usage: tsx e2e/nginx-server.ts <port>
+ * Serves the e2e build with nginx for the Playwright project "nginx", with the files that ship in
+ * deploy/nginx/: every server includes site.conf and tls.conf as production does; only the
+ * listen lines, the name, the certificate (self-signed, made here) and the paths are the test's.
+ * - NGINX_PORT: the site on plain HTTP, for the host and header specs.
+ * - NGINX_HTTP_PORT and NGINX_TLS_PORT: coming-soon.conf's four servers, on loopback ports.
+ * Playwright starts its web servers one after the other, this one after the "build" project's,
+ * which builds build/e2e first (playwright.config.ts). Runs nginx in the foreground until stopped.
+ * Usage: tsx e2e/nginx-server.ts
  */
-import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
+import { nginxHeadersPath } from '../vite/header-files';
+import { NGINX_HTTP_PORT, NGINX_PORT, NGINX_SERVER_NAME, NGINX_TLS_PORT } from './ports';
 
-const port = Number(process.argv[2]);
 const site = resolve('build/e2e');
-const headers = join(site, '_headers.nginx.conf');
-
-/** Exact lines of docs/nginx.conf and what they become here; a line that is gone fails loudly. */
-const swaps: [string, string][] = [
-  ['    listen 443 ssl http2;', `    listen 127.0.0.1:${port};`],
-  ['    listen [::]:443 ssl http2;', ''],
-  ['    ssl_certificate     /etc/ssl/example.com/fullchain.pem;', ''],
-  ['    ssl_certificate_key /etc/ssl/example.com/privkey.pem;', ''],
-  ['    root /var/www/coming-soon/dist;', `    root ${site};`],
-  ['    include /etc/nginx/snippets/coming-soon-headers.conf;', `    include ${headers};`],
-];
-
-function siteConfig(): string {
-  const source = readFileSync('docs/nginx.conf', 'utf8');
-  // The plain-HTTP redirect server is for port 80 in production; only the site's server is tested.
-  const redirect = source.slice(source.indexOf('server {'), source.indexOf('}', source.indexOf('server {')) + 1);
-  let config = source.replace(redirect, '');
-  for (const [line, replacement] of swaps) {
-    if (!config.includes(`${line}\n`))
-      throw new Error(`docs/nginx.conf no longer has the line ${JSON.stringify(line)}`);
-    config = config.replace(`${line}\n`, replacement ? `${replacement}\n` : '');
-  }
-  return config;
-}
+const headers = nginxHeadersPath(site);
+/** A path as one nginx argument, whatever it holds (spaces, quotes, semicolons). */
+const quoted = (path: string) => JSON.stringify(path);
+const include = (file: string) => `include ${quoted(file)};`;
+const shipped = (file: string) => include(resolve('deploy/nginx', file));
 
 const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
 if (!nginx) throw new Error("nginx is not installed: 'apt-get install -y nginx' (Debian), as .ci/run does.");
-
 if (!existsSync(headers)) throw new Error(`${headers} is missing: build first (npm run build:e2e).`);
+
 const dir = mkdtempSync(join(tmpdir(), 'coming-soon-nginx-'));
-const temp = (name: string) => `${name} ${join(dir, name)};`;
+const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+// A throwaway RSA certificate: RSA, so that the RSA suites the TLS settings refuse could be chosen.
+execFileSync(
+  'openssl',
+  [
+    ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-keyout', key, '-out', cert],
+    ...['-subj', `/CN=${NGINX_SERVER_NAME}`, '-addext', `subjectAltName=DNS:${NGINX_SERVER_NAME}`],
+  ],
+  { stdio: 'ignore' },
+);
+
+const server = (...lines: string[]) => ['server {', ...lines.map((line) => `  ${line}`), '}'].join('\n');
+const theSite = [`root ${quoted(site)};`, include(headers), shipped('site.conf')];
+const http = `listen 127.0.0.1:${NGINX_HTTP_PORT}`;
+const tls = `listen 127.0.0.1:${NGINX_TLS_PORT} ssl http2`;
+const temp = (name: string) => `${name} ${quoted(join(dir, name))};`;
+
 writeFileSync(
   join(dir, 'nginx.conf'),
   [
     'daemon off;',
+    // Started as root, nginx would run its worker as "nobody", who may not enter this checkout
+    // (a folder only its owner can read): the worker runs as whoever started the test.
+    ...(process.getuid?.() === 0 ? [`user ${userInfo().username};`] : []),
     'worker_processes 1;',
-    `pid ${join(dir, 'nginx.pid')};`,
-    `error_log ${join(dir, 'error.log')} warn;`,
+    `pid ${quoted(join(dir, 'nginx.pid'))};`,
+    `error_log ${quoted(join(dir, 'error.log'))} warn;`,
     'events { worker_connections 64; }',
     'http {',
-    '  include /etc/nginx/mime.types;',
-    '  default_type application/octet-stream;',
-    `  access_log off;`,
-    `  ${['client_body_temp_path', 'proxy_temp_path', 'fastcgi_temp_path', 'uwsgi_temp_path', 'scgi_temp_path'].map(temp).join(' ')}`,
-    siteConfig(),
+    'include /etc/nginx/mime.types;',
+    'default_type application/octet-stream;',
+    'access_log off;',
+    'server_tokens off;',
+    ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => temp(`${name}_temp_path`)).join('\n'),
+    server(`listen 127.0.0.1:${NGINX_PORT};`, ...theSite),
+    server(`${http} default_server;`, 'return 444;'),
+    server(`${tls} default_server;`, 'ssl_reject_handshake on;', shipped('tls.conf'), 'return 444;'),
+    server(`${http};`, `server_name ${NGINX_SERVER_NAME};`, 'return 301 https://$server_name$request_uri;'),
+    server(
+      `${tls};`,
+      `server_name ${NGINX_SERVER_NAME};`,
+      `ssl_certificate ${quoted(cert)};`,
+      `ssl_certificate_key ${quoted(key)};`,
+      shipped('tls.conf'),
+      ...theSite,
+    ),
     '}',
   ].join('\n'),
 );
-const server = spawn(nginx, ['-p', dir, '-c', join(dir, 'nginx.conf')], { stdio: 'inherit' });
-for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => server.kill('SIGQUIT'));
-server.on('exit', (code) => process.exit(code ?? 0));
+const child = spawn(nginx, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(dir, 'nginx.conf')], {
+  stdio: 'inherit',
+});
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill('SIGQUIT'));
+child.on('exit', (code) => process.exit(code ?? 0));

@@ -44,8 +44,8 @@ const results = resolve(root, 'build/bench');
 const chromePath = chromiumPath() ?? chromium.executablePath();
 const mockPort = Number(values['mock-port']);
 const benchEnv = {
-  // The mock backend (scripts/bench/mock-backend.ts); http is allowed on loopback, and Chromium
-  // does not upgrade loopback requests under the CSP's upgrade-insecure-requests (the flow checks it).
+  // The mock backend (scripts/bench/mock-backend.ts); http is allowed on loopback, and a build
+  // naming it is for local use: its CSP does not upgrade requests to https (the flow checks it).
   VITE_SUPABASE_URL: `http://127.0.0.1:${mockPort}`,
   VITE_SUPABASE_PUBLISHABLE_KEY: 'bench-publishable-key',
   VITE_SITE_URL: 'https://bench.example.org',

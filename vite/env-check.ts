@@ -11,7 +11,7 @@ import { loadEnv, type Plugin } from 'vite';
 import type { Hsts } from './security-headers.ts';
 
 export type Env = Record<string, string | undefined>;
-export type CheckedEnv = { supabaseUrl?: string; hsts: Hsts };
+export type CheckedEnv = { supabaseUrl?: string; siteUrl?: string; hsts: Hsts };
 
 /** The values `.env.example` sets: a build still holding one was never configured. */
 const PLACEHOLDERS = Object.values(
@@ -109,7 +109,7 @@ export function checkEnv(env: Env, { build }: { build: boolean }): { problems: s
   if (hsts !== undefined && hsts !== '' && hsts !== 'on' && hsts !== 'off') {
     problems.push(`HSTS_PRELOAD must be "on" or "off" (or unset): ${JSON.stringify(hsts)}`);
   }
-  return { problems, checked: { supabaseUrl, hsts: hsts === 'on' ? 'preload' : 'this-host' } };
+  return { problems, checked: { supabaseUrl, siteUrl, hsts: hsts === 'on' ? 'preload' : 'this-host' } };
 }
 
 /** Stops `vite` and `vite build` at once, with every problem in one message; fills `checked` for other plugins. */

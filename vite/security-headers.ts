@@ -1,10 +1,13 @@
 /**
- * The site's security headers, written by the build for the hosts: `_headers` (Cloudflare
- * Pages, Netlify) and `_headers.nginx.conf` (included by docs/nginx.conf), one source for both.
+ * The site's security headers, written by the build for the hosts, from one source: `_headers`
+ * in the site (Cloudflare Pages, Netlify) and the same lines for nginx beside the site, never in
+ * it (vite/header-files.ts).
  * The CSP allows the build's own inline <style> and <script> elements by hash, read from the
  * emitted pages.
  */
+import { writeFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
+import { headersFile, nginxHeadersPath, nginxSnippet } from './header-files.ts';
 import { inlineTexts } from './html-edit.ts';
 import { cspHash, sonnerCss } from './sonner-style-hash.ts';
 
@@ -66,8 +69,20 @@ export type Hsts = 'preload' | 'this-host';
 /** Hash sources, sorted: the policy does not depend on the order the pages were written in. */
 const sources = (texts: string[]) => [...new Set(texts.map((text) => ` '${cspHash(text)}'`))].sort().join('');
 
-function contentSecurityPolicy(supabaseOrigin: string, inline: Inline): string {
-  const origin = new URL(supabaseOrigin).origin;
+/** The origins a build names: its Supabase project and the site's own public address. */
+export type Origins = { supabase: string; site: string };
+
+/**
+ * A build for this machine names a plain-http origin (vite/env-check.ts allows http on loopback
+ * only): its pages are served from 127.0.0.1 over http, or it talks to a local Supabase.
+ * WebKit applies upgrade-insecure-requests to loopback too (Chromium and Firefox do not), and
+ * would send such a page's scripts and API calls to https, where nothing answers. A deployed
+ * build names https origins only and keeps the directive.
+ */
+export const forLocalUse = (origins: Origins) =>
+  [origins.supabase, origins.site].some((origin) => new URL(origin).protocol === 'http:');
+
+function contentSecurityPolicy(origins: Origins, inline: Inline): string {
   return [
     "default-src 'self'",
     `script-src 'self'${sources(inline.scripts)}`,
@@ -75,20 +90,20 @@ function contentSecurityPolicy(supabaseOrigin: string, inline: Inline): string {
     `style-src 'self'${sources(['', sonnerCss(), ...inline.styles])}`,
     "img-src 'self' data:",
     "font-src 'self'",
-    `connect-src 'self' ${origin}`,
+    `connect-src 'self' ${new URL(origins.supabase).origin}`,
     "object-src 'none'",
     "base-uri 'self'",
     "form-action 'self'",
     "frame-ancestors 'none'",
     "manifest-src 'self'",
     "worker-src 'self'",
-    'upgrade-insecure-requests',
+    ...(forLocalUse(origins) ? [] : ['upgrade-insecure-requests']),
   ].join('; ');
 }
 
-export function securityHeaders(supabaseOrigin: string, inline: Inline, hsts: Hsts): [string, string][] {
+export function securityHeaders(origins: Origins, inline: Inline, hsts: Hsts): [string, string][] {
   return [
-    ['Content-Security-Policy', contentSecurityPolicy(supabaseOrigin, inline)],
+    ['Content-Security-Policy', contentSecurityPolicy(origins, inline)],
     ['X-Content-Type-Options', 'nosniff'],
     ['Referrer-Policy', 'strict-origin-when-cross-origin'],
     ['Permissions-Policy', deniedFeatures.map((feature) => `${feature}=()`).join(', ')],
@@ -98,31 +113,13 @@ export function securityHeaders(supabaseOrigin: string, inline: Inline, hsts: Hs
   ];
 }
 
-const IMMUTABLE = 'public, max-age=31536000, immutable';
-
-/** Hashed file names under /assets/ never change content; HTML keeps the host's revalidation. */
-function headersFile(headers: [string, string][]): string {
-  const block = (pattern: string, lines: [string, string][]) =>
-    [pattern, ...lines.map(([name, value]) => `  ${name}: ${value}`)].join('\n');
-  return [block('/*', headers), block('/assets/*', [['Cache-Control', IMMUTABLE]])].join('\n\n') + '\n';
-}
-
-/** The same headers as nginx `add_header` lines, for the server block of docs/nginx.conf. */
-function nginxSnippet(headers: [string, string][]): string {
-  const quoted = (value: string) => `"${value.replaceAll('\\', '\\\\').replaceAll('"', '\\"')}"`;
-  return [
-    "# Written by the build (vite/security-headers.ts), with this build's CSP hashes: include it in",
-    '# the server block (see docs/nginx.conf). "always" sends the headers with error pages too.',
-    ...headers.map(([name, value]) => `add_header ${name} ${quoted(value)} always;`),
-    '',
-  ].join('\n');
-}
-
 /**
- * Emits `_headers` and `_headers.nginx.conf` next to the pages, hashing the <style> and <script>
- * elements they carry; after every other plugin has written the pages (order: 'post').
+ * Emits `_headers` next to the pages and writes the nginx lines beside the output folder, hashing
+ * the <style> and <script> elements the pages carry; after every other plugin has written the
+ * pages (order: 'post').
  */
-export function securityHeadersFiles(env: { supabaseUrl?: string; hsts: Hsts }): Plugin {
+export function securityHeadersFiles(env: { supabaseUrl?: string; siteUrl?: string; hsts: Hsts }): Plugin {
+  let nginxLines: string | undefined;
   return {
     name: 'security-headers',
     apply: 'build',
@@ -135,11 +132,16 @@ export function securityHeadersFiles(env: { supabaseUrl?: string; hsts: Hsts }):
         );
         if (pages.length === 0) return; // the server bundle
         const inline = inlineElements(pages);
-        if (!env.supabaseUrl) throw new Error('security-headers: no Supabase URL (vite/env-check.ts runs first)');
-        const headers = securityHeaders(env.supabaseUrl, inline, env.hsts);
+        if (!env.supabaseUrl || !env.siteUrl)
+          throw new Error('security-headers: no Supabase or site URL (vite/env-check.ts runs first)');
+        const headers = securityHeaders({ supabase: env.supabaseUrl, site: env.siteUrl }, inline, env.hsts);
         this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(headers) });
-        this.emitFile({ type: 'asset', fileName: '_headers.nginx.conf', source: nginxSnippet(headers) });
+        nginxLines = nginxSnippet(headers);
       },
+    },
+    writeBundle(options) {
+      if (nginxLines && options.dir) writeFileSync(nginxHeadersPath(options.dir), nginxLines);
+      nginxLines = undefined; // written once, for the build that has the pages
     },
   };
 }
