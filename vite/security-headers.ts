@@ -127,13 +127,13 @@ export function securityHeadersFiles(env: { supabaseUrl?: string; hsts: Hsts }):
     name: 'security-headers',
     apply: 'build',
     enforce: 'post',
+    applyToEnvironment: (environment) => environment.name === 'client',
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
         const pages = Object.values(bundle).flatMap((file) =>
           file.type === 'asset' && file.fileName.endsWith('.html') ? [String(file.source)] : [],
         );
-        if (pages.length === 0) return; // the server bundle
         const inline = inlineElements(pages);
         if (!env.supabaseUrl) throw new Error('security-headers: no Supabase URL (vite/env-check.ts runs first)');
         const headers = securityHeaders(env.supabaseUrl, inline, env.hsts);
