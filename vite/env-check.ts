@@ -9,6 +9,7 @@ import type { Hsts } from './security-headers.ts';
 export type Env = Record<string, string | undefined>;
 export type CheckedEnv = { supabaseUrl?: string; hsts: Hsts };
 
+/** .env.example's placeholders, and the documentation domain, which no site is served from. */
 const PLACEHOLDERS = [
   'https://your-project-ref.supabase.co',
   'sb_publishable_your_key',
@@ -99,7 +100,7 @@ export function checkEnv(env: Env, { build }: { build: boolean }): { problems: s
 
   for (const [name, value] of Object.entries(env)) {
     if (typeof value === 'string' && isPlaceholder(value) && (build || name !== 'VITE_SITE_URL')) {
-      problems.push(`${name} is still the placeholder of .env.example: ${JSON.stringify(value)}`);
+      problems.push(`${name} is still a placeholder (.env.example's, or example.com): ${JSON.stringify(value)}`);
     }
   }
 
