@@ -86,7 +86,7 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
 
   test('(a) Tab, type, Enter at once: sending shown at once, then added with one request', async ({
     page,
-    waitingListRequests,
+    waitlistRequests,
   }) => {
     const release = await openWithFormCodeHeld(page);
     const states = await recordFormStates(page);
@@ -101,10 +101,10 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
     await expect(submitButton(page)).toHaveText('JOIN WAITING LIST');
     await expect(emailField(page)).toBeFocused();
     expect(await states()).toEqual([idle, sending, idle]);
-    await expectRequestsFor(page, waitingListRequests, ['ada@example.com']);
+    await expectRequestsFor(page, waitlistRequests, ['ada@example.com']);
   });
 
-  test('(c) Enter on an empty field: "Email Required", no request', async ({ page, waitingListRequests }) => {
+  test('(c) Enter on an empty field: "Email Required", no request', async ({ page, waitlistRequests }) => {
     const release = await openWithFormCodeHeld(page);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
@@ -112,25 +112,22 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
     release();
     await expect(toast(page, messages.emailRequired)).toBeVisible(ARRIVAL);
     await expect(emailField(page)).toBeFocused();
-    await expectRequestsFor(page, waitingListRequests, []);
+    await expectRequestsFor(page, waitlistRequests, []);
   });
 
-  test('(d) a malformed address: "Invalid Email", no request, the address kept', async ({
-    page,
-    waitingListRequests,
-  }) => {
+  test('(d) a malformed address: "Invalid Email", no request, the address kept', async ({ page, waitlistRequests }) => {
     const release = await openWithFormCodeHeld(page);
     await typeAndSubmit(page, 'ada@example');
     release();
     await expect(toast(page, messages.invalidEmail)).toBeVisible(ARRIVAL);
     await expect(emailField(page)).toHaveValue('ada@example');
     await expect(emailField(page)).toHaveAttribute('aria-invalid', 'true');
-    await expectRequestsFor(page, waitingListRequests, []);
+    await expectRequestsFor(page, waitlistRequests, []);
   });
 
   test('a corrected address submitted again while held replaces the first submit', async ({
     page,
-    waitingListRequests,
+    waitlistRequests,
   }) => {
     const release = await openWithFormCodeHeld(page);
     await typeAndSubmit(page, 'ada@example');
@@ -139,10 +136,10 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
     release();
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
     await expect(toast(page, messages.invalidEmail)).toHaveCount(0);
-    await expectRequestsFor(page, waitingListRequests, ['ada@example.com']);
+    await expectRequestsFor(page, waitlistRequests, ['ada@example.com']);
   });
 
-  test('Enter twice, then a double click, while held: still one request', async ({ page, waitingListRequests }) => {
+  test('Enter twice, then a double click, while held: still one request', async ({ page, waitlistRequests }) => {
     const release = await openWithFormCodeHeld(page);
     await emailField(page).pressSequentially('grace@example.com', HUMAN_TYPING);
     await page.keyboard.press('Enter');
@@ -150,24 +147,24 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
     await submitButton(page).dblclick({ force: true });
     release();
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
-    await expectRequestsFor(page, waitingListRequests, ['grace@example.com']);
+    await expectRequestsFor(page, waitlistRequests, ['grace@example.com']);
   });
 
   test('with nothing held back, a visitor who types and presses Enter is added once', async ({
     page,
-    waitingListRequests,
+    waitlistRequests,
   }) => {
     await page.goto('/');
     await page.keyboard.press('Tab');
     await page.keyboard.type('lin@example.com', HUMAN_TYPING);
     await page.keyboard.press('Enter');
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
-    await expectRequestsFor(page, waitingListRequests, ['lin@example.com']);
+    await expectRequestsFor(page, waitlistRequests, ['lin@example.com']);
   });
 
   test("when the form's code fails to arrive, the submit is given back with 'Error', and the next one goes through", async ({
     page,
-    waitingListRequests,
+    waitlistRequests,
   }) => {
     // The first fetch of the form's code is held until the visitor has submitted, then fails.
     let fail!: () => void;
@@ -194,7 +191,7 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
     await expect(failure).toBeHidden();
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
     expect(fetches).toBe(2);
-    await expectRequestsFor(page, waitingListRequests, ['ada@example.com']);
+    await expectRequestsFor(page, waitlistRequests, ['ada@example.com']);
   });
 });
 
@@ -204,7 +201,7 @@ test.describe('on a slow phone, by touch', { tag: CHROMIUM_ONLY }, () => {
 
   test('(b) type, tap the button: sending shown at once, then added with one request', async ({
     page,
-    waitingListRequests,
+    waitlistRequests,
   }) => {
     const release = await openWithFormCodeHeld(page);
     const states = await recordFormStates(page);
@@ -217,6 +214,6 @@ test.describe('on a slow phone, by touch', { tag: CHROMIUM_ONLY }, () => {
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
     await expect(emailField(page)).toHaveValue('');
     expect(await states()).toEqual([idle, sending, idle]);
-    await expectRequestsFor(page, waitingListRequests, ['ada@example.com']);
+    await expectRequestsFor(page, waitlistRequests, ['ada@example.com']);
   });
 });

@@ -12,7 +12,7 @@ type Fixtures = {
   noCspViolations: void;
   onlyTheMock: void;
   network: NetworkFixture | undefined;
-  waitingListRequests: Request[];
+  waitlistRequests: Request[];
 };
 
 export const test = base.extend<Fixtures>({
@@ -67,7 +67,7 @@ export const test = base.extend<Fixtures>({
     },
     { auto: true },
   ],
-  waitingListRequests: async ({ page }, use) => {
+  waitlistRequests: async ({ page }, use) => {
     const requests: Request[] = [];
     page.on('request', (request) => {
       const url = new URL(request.url());

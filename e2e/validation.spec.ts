@@ -10,25 +10,25 @@ async function expectOnlyTheNextRequest(page: Page, requests: unknown[]) {
 
 test('an empty field gets the destructive "Email Required" toast and no request', async ({
   page,
-  waitingListRequests,
+  waitlistRequests,
 }) => {
   await openLanding(page);
   await join(page, '');
   await expect(toast(page, messages.emailRequired)).toBeVisible();
   await expect(toast(page, messages.emailRequired)).toHaveAttribute('data-type', 'error');
-  await expectOnlyTheNextRequest(page, waitingListRequests);
+  await expectOnlyTheNextRequest(page, waitlistRequests);
 });
 
 for (const email of ['ada@example', 'ada lovelace@example.com', 'ada@@example.com']) {
   test(`"${email}" gets the "Invalid Email" toast, no request, and stays in the field`, async ({
     page,
-    waitingListRequests,
+    waitlistRequests,
   }) => {
     await openLanding(page);
     await join(page, email);
     await expect(toast(page, messages.invalidEmail)).toBeVisible();
     await expect(emailField(page)).toHaveValue(email);
     await expect(emailField(page)).toBeFocused();
-    await expectOnlyTheNextRequest(page, waitingListRequests);
+    await expectOnlyTheNextRequest(page, waitlistRequests);
   });
 }

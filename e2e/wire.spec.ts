@@ -3,14 +3,14 @@ import { emailField, expect, join, openLanding, submitButton, test, toast } from
 
 test('one POST of {"email": …} to the table, with the public key, asking nothing back', async ({
   page,
-  waitingListRequests,
+  waitlistRequests,
 }) => {
   await openLanding(page);
   await join(page, '  ada@example.com ');
   await expect(toast(page, messages.added)).toBeVisible();
 
-  expect(waitingListRequests).toHaveLength(1);
-  const [request] = waitingListRequests;
+  expect(waitlistRequests).toHaveLength(1);
+  const [request] = waitlistRequests;
   const url = new URL(request.url());
   expect(request.method()).toBe('POST');
   expect(url.pathname).toBe('/rest/v1/waiting_list');
@@ -22,7 +22,7 @@ test('one POST of {"email": …} to the table, with the public key, asking nothi
   expect(request.postDataJSON()).toEqual({ email: 'ada@example.com' });
 });
 
-test('one request per submission, however the visitor insists', async ({ page, waitingListRequests }) => {
+test('one request per submission, however the visitor insists', async ({ page, waitlistRequests }) => {
   await openLanding(page);
   await emailField(page).fill('ada@example.com');
   await submitButton(page).dblclick();
@@ -30,10 +30,10 @@ test('one request per submission, however the visitor insists', async ({ page, w
     .press('Enter')
     .catch(() => {});
   await expect(toast(page, messages.added)).toBeVisible();
-  expect(waitingListRequests).toHaveLength(1);
+  expect(waitlistRequests).toHaveLength(1);
 });
 
-test('Enter held down sends one request', async ({ page, waitingListRequests }) => {
+test('Enter held down sends one request', async ({ page, waitlistRequests }) => {
   await openLanding(page);
   await emailField(page).fill('ada@example.com');
   await emailField(page).focus();
@@ -43,5 +43,5 @@ test('Enter held down sends one request', async ({ page, waitingListRequests }) 
   await page.keyboard.down('Enter');
   await page.keyboard.up('Enter');
   await expect(toast(page, messages.added)).toBeVisible();
-  expect(waitingListRequests).toHaveLength(1);
+  expect(waitlistRequests).toHaveLength(1);
 });

@@ -1,7 +1,7 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
 import { characterCount, EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '../src/features/waitlist/email';
 import { answers, corsHeaders, created, respond } from './postgrest';
-import { waitingList } from './waiting-list';
+import { waitlistStore } from './waitlist-store';
 
 const WAITING_LIST = '*/rest/v1/waiting_list';
 
@@ -29,7 +29,7 @@ let flakyFailedOnce = false;
 
 /** Back to a fresh backend (the seeded list), for tests. */
 export function resetMockBackend() {
-  waitingList.reset();
+  waitlistStore.reset();
   flakyFailedOnce = false;
 }
 
@@ -63,8 +63,8 @@ async function insert(request: Request) {
   if (email === null) return respond(answers.nullEmail);
   if (!EMAIL_SHAPE.test(email)) return respond(answers.badFormat);
   if (characterCount(email) > EMAIL_MAX_LENGTH) return respond(answers.tooLong);
-  if (waitingList.has(email)) return respond(answers.duplicate);
-  waitingList.add(email);
+  if (waitlistStore.has(email)) return respond(answers.duplicate);
+  waitlistStore.add(email);
   return created();
 }
 

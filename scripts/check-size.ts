@@ -6,7 +6,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { inlineTexts } from '../vite/html-edit.ts';
+import { attribute, elements, inlineTexts } from '../vite/html-edit.ts';
 
 const dir = process.argv[2] ?? 'dist';
 const budgets = { js: 10_000, total: 20_000 };
@@ -19,7 +19,8 @@ const staticImports = (code: string) => [
 ];
 
 /**
- * Every file the HTML makes the browser fetch up front, and the static imports of those. The
+ * Every file the HTML makes the browser fetch up front (read with the build's HTML parser), and
+ * the static imports of those. The
  * form's island and supabase-js wait for the visitor's first interaction and are not counted;
  * the page's inline script is (it is part of index.html, and counted as JavaScript too).
  */
@@ -27,11 +28,11 @@ function firstLoad(): string[] {
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
   const files = new Set(['index.html']);
   const pending: string[] = [];
-  for (const tag of html.match(/<(script|link)\b[^>]*>/g) ?? []) {
-    const rel = /rel="([^"]+)"/.exec(tag)?.[1] ?? 'script';
-    if (!['script', 'stylesheet', 'modulepreload', 'icon'].includes(rel)) continue;
-    const ref = /(?:src|href)="\/([^"]+)"/.exec(tag)?.[1];
-    if (ref) pending.push(ref);
+  for (const element of elements(html)) {
+    const rel = element.tagName === 'script' ? 'script' : element.tagName === 'link' && attribute(element, 'rel');
+    const ref = attribute(element, 'src') ?? attribute(element, 'href');
+    if (rel && ['script', 'stylesheet', 'modulepreload', 'icon'].includes(rel) && ref?.startsWith('/'))
+      pending.push(ref.slice(1));
   }
   while (pending.length) {
     const file = pending.pop()!;

@@ -6,8 +6,8 @@
  * system monospace font (Liberation Mono on Debian).
  */
 import { chromium, type Browser } from '@playwright/test';
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -42,19 +42,24 @@ function iconSvg(shape: 'tile' | 'square'): string {
   ].join('\n');
 }
 
-const work = mkdtempSync(join(tmpdir(), 'coming-soon-images-'));
+const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/** ImageMagick's command: `magick` (version 7) or `convert` (version 6, Debian 12). */
+const magick = ['magick', 'convert'].find((command) => spawnSync(command, ['-version']).status === 0);
 
-/** ImageMagick: `magick` (version 7) or `convert` (version 6, Debian 12). */
-function imageMagick(args: string[]): Buffer {
-  for (const command of ['magick', 'convert']) {
-    try {
-      return execFileSync(command, args);
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
-    }
-  }
-  throw new Error('ImageMagick is not installed: apt-get install -y imagemagick');
+/** Both tools, before any work: what is missing, and how to install it. */
+const missing = [
+  ...(existsSync(chromiumPath)
+    ? []
+    : [`Chromium at ${chromiumPath} (apt-get install -y chromium, or set CHROMIUM_PATH)`]),
+  ...(magick ? [] : ['ImageMagick (apt-get install -y imagemagick; brew install imagemagick on macOS)']),
+];
+if (missing.length) {
+  console.error(`npm run images needs:\n  - ${missing.join('\n  - ')}`);
+  process.exit(1);
 }
+
+const work = mkdtempSync(join(tmpdir(), 'coming-soon-images-'));
+const imageMagick = (args: string[]) => execFileSync(magick!, args);
 
 /** Renders HTML in a page of exactly width × height CSS pixels; returns the PNG's path in a temp dir. */
 async function screenshot(browser: Browser, html: string, width: number, height: number, transparent = false) {
@@ -85,7 +90,7 @@ function write(name: string, data: string | Buffer) {
 
 async function main() {
   const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    executablePath: chromiumPath,
     args: ['--disable-gpu', '--disable-quic', '--font-render-hinting=none'],
   });
   try {

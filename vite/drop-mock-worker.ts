@@ -8,6 +8,7 @@ export function dropMockWorker(): Plugin {
   return {
     name: 'drop-mock-worker',
     apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
     configResolved: (config) => void (outDir = resolve(config.root, config.build.outDir)),
     closeBundle: () => rmSync(resolve(outDir, 'mockServiceWorker.js'), { force: true }),
   };

@@ -1,7 +1,7 @@
 /**
  * Each page's one script is inlined into its HTML, so nothing stands between the HTML and the
- * first paint, and the landing page's form answers as soon as the HTML is parsed (README, "A lean
- * first load"). The CSP allows each inline script by its hash (security-headers.ts).
+ * first paint, and the landing page's form answers as soon as the HTML is parsed
+ * (docs/architecture.md). The CSP allows each inline script by its hash (security-headers.ts).
  *
  * A page names its script as usual (`<script type="module" src="/src/first-script.ts">`). The
  * build bundles it on its own, with everything it imports statically; what it imports
@@ -13,111 +13,88 @@
  */
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { build, type Plugin, type Rolldown } from 'vite';
-import { attribute, editHtml, elements } from './html-edit.ts';
+import type { Plugin, ResolvedConfig } from 'vite';
+import { attribute, editHtml, elements, type Element } from './html-edit.ts';
+import { bundlePageScript, DYNAMIC, type PageScript } from './page-script-bundle.ts';
 
-/** How a dynamic import of `module` appears in a bundled page script until the client's chunk is known. */
-const DYNAMIC = 'page-script-chunk:';
-const marker = (index: number) => `<!--page-script-${index}-->`;
+/** Where a page script goes, out of Vite's sight until the page is written (Vite would bundle it as a file). */
+const PLACEHOLDER = 'page-script';
 
-type PageScript = { source: string; code: string; chunks: string[] };
+const pageScript = (element: Element) => {
+  const src = attribute(element, 'src');
+  return element.tagName === 'script' && src ? src : undefined;
+};
 
-/** Bundles one page script (`src` as the HTML names it) into one module; its dynamic imports stay imports, marked. */
-async function bundle(root: string, source: string): Promise<PageScript> {
-  const chunks = new Set<string>();
-  const result = await build({
-    configFile: false,
-    root,
-    logLevel: 'warn',
-    plugins: [
-      {
-        name: 'page-script-dynamic-imports',
-        async resolveDynamicImport(specifier, importer) {
-          const resolved = typeof specifier === 'string' ? await this.resolve(specifier, importer) : null;
-          if (!resolved)
-            throw new Error(`inline-page-scripts: cannot resolve import(${String(specifier)}) in ${importer}`);
-          chunks.add(resolved.id);
-          return { id: DYNAMIC + resolved.id, external: true };
-        },
-      },
-    ],
-    build: {
-      write: false,
-      emptyOutDir: false,
-      copyPublicDir: false,
-      modulePreload: false,
-      rolldownOptions: { input: resolve(root, source.replace(/^\//, '')), output: { codeSplitting: false } },
-    },
-  });
-  const [entry, ...rest] = [result as Rolldown.RolldownOutput | Rolldown.RolldownOutput[]]
-    .flat()
-    .flatMap(({ output }) => output);
-  if (entry?.type !== 'chunk' || rest.length > 0) throw new Error(`inline-page-scripts: ${source} is not one module`);
-  // Inside <script>, these would end the element or change how the HTML parser reads it.
-  if (/<\/script|<!--|<script/i.test(entry.code)) throw new Error(`inline-page-scripts: ${source} holds HTML markup`);
-  return { source, code: entry.code.trim(), chunks: [...chunks] };
-}
+/** On the dev server, every page runs the whole app. */
+const devApp: Plugin = {
+  name: 'page-scripts-dev-app',
+  apply: 'serve',
+  transformIndexHtml: (html) =>
+    editHtml(html, (element) =>
+      pageScript(element) ? { element: '<script type="module" src="/src/main.tsx"></script>' } : undefined,
+    ),
+};
 
-export function inlinePageScripts(): Plugin {
-  let root = process.cwd();
-  let command: 'build' | 'serve' = 'build';
-  const scripts: PageScript[] = [];
-  return {
+function inlineForBuild(): Plugin[] {
+  let config: ResolvedConfig;
+  const scripts = new Map<string, PageScript>();
+  const bundle: Plugin = {
     name: 'inline-page-scripts',
-    configResolved(config) {
-      root = config.root;
-      command = config.command;
-    },
+    apply: 'build',
+    applyToEnvironment: (environment) => environment.name === 'client',
+    configResolved: (resolved) => void (config = resolved),
     /** Bundles the script of every HTML entry, and makes what each loads a chunk of the client build. */
     async buildStart() {
-      if (this.environment.name !== 'client' || command !== 'build') return;
       const input = this.environment.config.build.rolldownOptions.input;
       const pages = (Array.isArray(input) ? input : Object.values(input ?? {})).filter((file) =>
         file.endsWith('.html'),
       );
-      scripts.length = 0;
+      scripts.clear();
       for (const page of pages) {
-        for (const element of elements(readFileSync(resolve(root, page), 'utf8'))) {
-          const src = attribute(element, 'src');
-          if (element.tagName !== 'script' || !src) continue;
+        for (const element of elements(readFileSync(resolve(config.root, page), 'utf8'))) {
+          const src = pageScript(element);
+          if (!src || scripts.has(src)) continue;
           if (attribute(element, 'type') !== 'module') throw new Error(`inline-page-scripts: ${src} is not a module`);
-          if (scripts.some((script) => script.source === src)) continue;
-          const script = await bundle(root, src);
+          const script = await bundlePageScript(config, src);
           for (const id of script.chunks) this.emitFile({ type: 'chunk', id, preserveSignature: 'strict' });
-          scripts.push(script);
+          scripts.set(src, script);
         }
       }
     },
     transformIndexHtml: {
       order: 'pre',
-      handler(html) {
-        return editHtml(html, (element) => {
-          const src = attribute(element, 'src');
-          if (element.tagName !== 'script' || !src) return undefined;
-          if (command === 'serve') return { element: '<script type="module" src="/src/main.tsx"></script>' };
-          // Out of Vite's sight until the bundle is written: it would make the script a file again.
-          const index = scripts.findIndex((script) => script.source === src);
-          if (index < 0) throw new Error(`inline-page-scripts: ${src} was not bundled (not in an HTML entry?)`);
-          return { element: marker(index) };
-        });
-      },
-    },
-    generateBundle: {
-      order: 'post',
-      handler(_options, output) {
-        const chunkUrl = (id: string) => {
-          const chunk = Object.values(output).find((file) => file.type === 'chunk' && file.facadeModuleId === id);
-          if (!chunk) throw new Error(`inline-page-scripts: no chunk for ${id}`);
-          return `/${chunk.fileName}`;
-        };
-        for (const file of Object.values(output)) {
-          if (file.type !== 'asset' || !file.fileName.endsWith('.html')) continue;
-          file.source = scripts.reduce((html, script, index) => {
-            const code = script.chunks.reduce((text, id) => text.replaceAll(DYNAMIC + id, chunkUrl(id)), script.code);
-            return html.replace(marker(index), () => `<script type="module">${code}</script>`);
-          }, String(file.source));
-        }
-      },
+      handler: (html) =>
+        editHtml(html, (element) => {
+          const src = pageScript(element);
+          return src ? { element: `<script type="${PLACEHOLDER}" data-src="${src}"></script>` } : undefined;
+        }),
     },
   };
+  /** Once the client's chunks are written: each placeholder becomes its script, importing them by URL. */
+  const place: Plugin = {
+    name: 'inline-page-scripts-place',
+    apply: 'build',
+    transformIndexHtml: {
+      order: 'post',
+      handler: (html, { bundle }) =>
+        editHtml(html, (element) => {
+          if (element.tagName !== 'script' || attribute(element, 'type') !== PLACEHOLDER) return undefined;
+          const src = attribute(element, 'data-src')!;
+          const script = scripts.get(src);
+          if (!script) throw new Error(`inline-page-scripts: ${src} was not bundled (not in an HTML entry?)`);
+          const chunkUrl = (id: string) => {
+            const chunk = Object.values(bundle ?? {}).find(
+              (file) => file.type === 'chunk' && file.facadeModuleId === id,
+            );
+            if (!chunk) throw new Error(`inline-page-scripts: no chunk for ${id}`);
+            return config.base + chunk.fileName;
+          };
+          const code = script.chunks.reduce((text, id) => text.replaceAll(DYNAMIC + id, chunkUrl(id)), script.code);
+          return { element: `<script type="module">${code}</script>` };
+        }),
+    },
+  };
+  return [bundle, place];
 }
+
+export const inlinePageScripts = (): Plugin[] => [devApp, ...inlineForBuild()];

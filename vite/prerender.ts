@@ -4,20 +4,27 @@
  * is rendered into its `<div id="root">`. index.html holds /, 404.html the not-found page
  * (hosts serve it, with status 404, for unknown paths). The dev server gets an empty root.
  */
-import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { HtmlTagDescriptor, Plugin } from 'vite';
+import type { HtmlTagDescriptor, Plugin, ResolvedConfig, Rolldown } from 'vite';
 import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids.ts';
 import { messages } from '../src/features/waitlist/messages.ts';
 
 type Render = (path: string) => Promise<{ page?: string; html: string }>;
 
 /**
- * The stylesheet of the prerendered pages: the server bundle's CSS, i.e. the styles of every
- * component it renders (the client bundle only holds the island's). Read by inline-first-load.
+ * What this plugin holds for the client build, read through `api`. Each environment resolves
+ * its own config, plugins included: buildApp hands the server build to the client's instance.
  */
-export const prerenderedCss: { text?: string } = {};
+export type PrerenderApi = {
+  render?: Render;
+  /** The server bundle's CSS: the styles of every component the pages are rendered with (inline-first-load.ts). */
+  css?: string;
+};
+
+export const prerenderApi = (config: ResolvedConfig) =>
+  config.plugins.find((plugin) => plugin.name === 'prerender')?.api as PrerenderApi;
 
 /** Each HTML entry and the path it prerenders. */
 const pages: Record<string, string> = { 'index.html': '/', '404.html': '/404' };
@@ -38,12 +45,14 @@ const loadFailure: HtmlTagDescriptor = {
 };
 
 export function prerender(): Plugin {
-  let render: Render | undefined;
   let root = process.cwd();
+  const api: PrerenderApi = {};
   return {
     name: 'prerender',
+    api,
     config: (config) => ({
-      builder: { sharedConfigBuild: true },
+      // Builds every environment (the app builder), in the order buildApp gives.
+      builder: {},
       environments: {
         client: { build: { rolldownOptions: { input: Object.keys(pages) } } },
         ssr: {
@@ -61,13 +70,20 @@ export function prerender(): Plugin {
     async buildApp(builder) {
       const serverOutDir = resolve(root, builder.environments.ssr.config.build.outDir);
       try {
-        await builder.build(builder.environments.ssr);
-        const assets = join(serverOutDir, 'assets');
-        prerenderedCss.text = readdirSync(assets)
-          .filter((file) => file.endsWith('.css'))
-          .map((file) => readFileSync(join(assets, file), 'utf8').trim())
+        const output = (await builder.build(builder.environments.ssr)) as Rolldown.RolldownOutput;
+        const files = output.output;
+        const client = prerenderApi(builder.environments.client.config);
+        client.css = files
+          .flatMap((file) =>
+            file.type === 'asset' && file.fileName.endsWith('.css') ? [String(file.source).trim()] : [],
+          )
           .join('\n');
-        ({ render } = (await import(pathToFileURL(join(serverOutDir, 'entry-server.js')).href)) as { render: Render });
+        // Written to disk to be imported: it imports its dependencies from node_modules.
+        const entry = files.find((file) => file.type === 'chunk' && file.isEntry);
+        if (!entry) throw new Error('prerender: the server build has no entry chunk');
+        ({ render: client.render } = (await import(pathToFileURL(join(serverOutDir, entry.fileName)).href)) as {
+          render: Render;
+        });
         await builder.build(builder.environments.client);
       } finally {
         rmSync(serverOutDir, { recursive: true, force: true });
@@ -75,16 +91,14 @@ export function prerender(): Plugin {
     },
     transformIndexHtml: {
       order: 'pre',
-      async handler(_html, { path }) {
-        const page = pages[path.replace(/^\//, '')] ?? '/';
-        const rendered = render ? await render(page) : { html: '' };
+      async handler(_html, { path, server }) {
+        if (server) return [{ tag: 'div', attrs: { id: 'root' }, injectTo: 'body-prepend' }];
+        const page = pages[path.replace(/^\//, '')];
+        if (page === undefined) throw new Error(`prerender: ${path} is not a page (vite/prerender.ts, pages)`);
+        if (!api.render) throw new Error('prerender: no server build (run `vite build`)');
+        const { html } = await api.render(page);
         return [
-          {
-            tag: 'div',
-            attrs: { id: 'root' },
-            children: rendered.html,
-            injectTo: 'body-prepend',
-          },
+          { tag: 'div', attrs: { id: 'root' }, children: html, injectTo: 'body-prepend' },
           ...(page === '/' ? [loadFailure] : []),
         ];
       },

@@ -124,13 +124,13 @@ export function securityHeadersFiles(env: { supabaseUrl?: string; siteUrl?: stri
     name: 'security-headers',
     apply: 'build',
     enforce: 'post',
+    applyToEnvironment: (environment) => environment.name === 'client',
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
         const pages = Object.values(bundle).flatMap((file) =>
           file.type === 'asset' && file.fileName.endsWith('.html') ? [String(file.source)] : [],
         );
-        if (pages.length === 0) return; // the server bundle
         const inline = inlineElements(pages);
         if (!env.supabaseUrl || !env.siteUrl)
           throw new Error('security-headers: no Supabase or site URL (vite/env-check.ts runs first)');

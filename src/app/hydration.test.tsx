@@ -3,7 +3,7 @@ import { execFileSync } from 'node:child_process';
 import { holdEarlySubmits } from '../features/waitlist/early-submit';
 import { loadFormCode } from '../features/waitlist/form-code';
 import { messages } from '../features/waitlist/messages';
-import { recordWaitingListRequests } from '../test/waiting-list-requests';
+import { recordWaitlistRequests } from '../test/waitlist-requests';
 
 const outDir = 'build/hydration-test';
 
@@ -46,7 +46,7 @@ it('the not-found page is prerendered whole: a plain link home, no script needed
 
 it('hydrates the form island over a submit the first script held, carries it out once, without a warning', async () => {
   const errors = vi.spyOn(console, 'error');
-  const requests = recordWaitingListRequests();
+  const requests = recordWaitlistRequests();
   holdEarlySubmits(loadFormCode); // as the first script does
   const field = screen.getByRole<HTMLInputElement>('textbox', { name: 'Email address' });
   field.value = 'early@example.com';

@@ -2,10 +2,10 @@ import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { WAITLIST_ISLAND_ID } from '../features/waitlist/dom-ids';
 import { receiveHandover, type EarlySubmitHandover } from '../features/waitlist/early-submit';
-import WaitlistWidget from '../features/waitlist/waitlist-widget';
+import { WaitlistRoot } from '../features/waitlist/waitlist-root';
 
 /**
- * The page's one island: hydrates the prerendered waiting-list form alone (React, React Query,
+ * The page's one island: hydrates the prerendered waitlist form alone (React, React Query,
  * sonner and the form arrive in this chunk; the rest of the page is static HTML and CSS).
  * Called by form-code.ts once the visitor has acted, with the first script's early-submit half.
  */
@@ -16,7 +16,7 @@ export function hydrateWaitlist(handover: EarlySubmitHandover) {
   hydrateRoot(
     island,
     <StrictMode>
-      <WaitlistWidget />
+      <WaitlistRoot />
     </StrictMode>,
   );
 }

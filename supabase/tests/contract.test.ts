@@ -8,7 +8,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { magicAddresses } from '../../mocks/handlers';
 import { server } from '../../mocks/node';
 import { answers } from '../../mocks/postgrest';
-import { waitingList } from '../../mocks/waiting-list';
+import { waitlistStore } from '../../mocks/waitlist-store';
 import { enterRequest, insertEmail } from './api-request';
 import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
 import { CREATED, postgrestAnswer, type HttpAnswer } from './postgrest-answer';
@@ -19,7 +19,7 @@ const MOCK_URL = 'http://127.0.0.1:54321/rest/v1/waiting_list';
 const LIMITED_NETWORK = '203.0.113.99';
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => waitingList.reset());
+afterEach(() => waitlistStore.reset());
 afterAll(() => server.close());
 
 /** What the browser's supabase-js call gets from the mock. */

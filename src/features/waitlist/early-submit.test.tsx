@@ -7,7 +7,7 @@ import {
   receiveHandover,
   showSending,
 } from './early-submit';
-import { JoinFormView } from './join-form-view';
+import { WaitlistFormView } from './waitlist-form-view';
 
 /** The form as the server renders it, placed in the document. */
 function place(markup: string) {
@@ -19,8 +19,8 @@ function place(markup: string) {
 
 describe('the sending state the first script draws', () => {
   it('is exactly the markup the form renders while submitting, so the form hydrates over it', () => {
-    const idle = place(renderToStaticMarkup(<JoinFormView email="" />));
-    const submitting = place(renderToStaticMarkup(<JoinFormView email="" submitting />));
+    const idle = place(renderToStaticMarkup(<WaitlistFormView email="" />));
+    const submitting = place(renderToStaticMarkup(<WaitlistFormView email="" submitting />));
     showSending(idle.querySelector('form')!);
     expect(idle.innerHTML).toBe(submitting.innerHTML);
     idle.remove();
@@ -37,7 +37,7 @@ describe('the handover from the first script to the island', () => {
   });
 
   it('hands the held submit over once; from then on submits are the form code’s', () => {
-    const page = place(renderToStaticMarkup(<JoinFormView email="" />));
+    const page = place(renderToStaticMarkup(<WaitlistFormView email="" />));
     const form = page.querySelector('form')!;
     const fetchCode = vi.fn();
     holdEarlySubmits(fetchCode);

@@ -39,7 +39,7 @@ function holdSubmit(event: SubmitEvent) {
 
 /**
  * The sending state of docs/product.md §4, drawn before the form's code runs. It must be exactly the DOM
- * that JoinFormView renders while submitting, so that the form's code hydrates over it
+ * that WaitlistFormView renders while submitting, so that the form's code hydrates over it
  * (early-submit.test.tsx compares the two).
  */
 export function showSending(form: HTMLFormElement, sending = true) {

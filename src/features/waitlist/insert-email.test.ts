@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
 import { server } from '../../../mocks/node';
-import { recordWaitingListRequests } from '../../test/waiting-list-requests';
+import { recordWaitlistRequests } from '../../test/waitlist-requests';
 import { insertEmail, outcomeOf } from './insert-email';
 
 const postgrestError = (code: string, message: string) => ({ code, details: null, hint: null, message });
@@ -32,7 +32,7 @@ describe('outcomeOf: the error object supabase-js hands back (POSTGREST.md)', ()
 
 describe('insertEmail through supabase-js and the mock backend', () => {
   it('sends one POST of {email} to the table with the public key, asking for nothing back', async () => {
-    const requests = recordWaitingListRequests();
+    const requests = recordWaitlistRequests();
     await expect(insertEmail('ada@example.com')).resolves.toBe('added');
 
     expect(requests).toHaveLength(1);

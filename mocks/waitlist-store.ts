@@ -1,8 +1,8 @@
 /**
- * The mock's copy of the waiting list: lower-cased addresses (the database refuses
+ * The mock backend's copy of the waitlist table (waiting_list): lower-cased addresses (the database refuses
  * duplicates regardless of letter case). In a browser it survives reloads via localStorage.
  */
-const STORAGE_KEY = 'mock-waiting-list';
+const STORAGE_KEY = 'mock-waitlist';
 const SEED = ['taken@example.com'];
 
 const storage = typeof localStorage === 'undefined' ? undefined : localStorage;
@@ -14,7 +14,7 @@ function load(): Set<string> {
 
 let emails = load();
 
-export const waitingList = {
+export const waitlistStore = {
   has: (email: string) => emails.has(email.toLowerCase()),
   add(email: string) {
     emails.add(email.toLowerCase());

@@ -1,16 +1,16 @@
 import { WAITLIST_ISLAND_ID } from './dom-ids';
-import styles from './waiting-list.module.css';
-import WaitlistWidget from './waitlist-widget';
+import styles from './waitlist-island.module.css';
+import { WaitlistRoot } from './waitlist-root';
 
 /**
  * The form is the page's one island: prerendered with the page, and in production hydrated
  * alone, on the visitor's first interaction or first submit; everything around it stays static
  * HTML. The wrapper takes no box of its own (display: contents), so the page lays out as before.
  */
-export function WaitingList() {
+export function WaitlistIsland() {
   return (
     <div id={WAITLIST_ISLAND_ID} className={styles.island}>
-      <WaitlistWidget />
+      <WaitlistRoot />
     </div>
   );
 }

@@ -1,14 +1,14 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
 import { Toaster } from 'sonner';
-import { JoinForm } from './join-form';
+import { WaitlistForm } from './waitlist-form';
 
 /** The working form with what it needs (mutation cache, toasts): the island's content (src/islands/waitlist.tsx). */
-export default function WaitlistWidget() {
+export function WaitlistRoot() {
   const [queryClient] = useState(() => new QueryClient());
   return (
     <QueryClientProvider client={queryClient}>
-      <JoinForm />
+      <WaitlistForm />
       <Toaster theme="dark" position="top-center" closeButton richColors />
     </QueryClientProvider>
   );

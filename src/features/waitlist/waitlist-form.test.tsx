@@ -2,8 +2,8 @@ import { act, screen, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
 import { server } from '../../../mocks/node';
 import { renderWithRouter } from '../../test/render-with-router';
-import { recordWaitingListRequests } from '../../test/waiting-list-requests';
-import WaitlistWidget from './waitlist-widget';
+import { recordWaitlistRequests } from '../../test/waitlist-requests';
+import { WaitlistRoot } from './waitlist-root';
 import { messages, type ToastMessage } from './messages';
 
 const field = () => screen.getByRole('textbox', { name: 'Email address' });
@@ -16,15 +16,15 @@ async function findToast({ title, description }: ToastMessage) {
 }
 
 async function submit(email: string) {
-  const view = renderWithRouter(<WaitlistWidget />);
+  const view = renderWithRouter(<WaitlistRoot />);
   if (email) await view.user.type(field(), email);
   await view.user.click(button());
   return view;
 }
 
-describe('the waiting-list form', () => {
+describe('the waitlist form', () => {
   it('starts idle: placeholder, label, enabled controls, the note', () => {
-    renderWithRouter(<WaitlistWidget />);
+    renderWithRouter(<WaitlistRoot />);
     expect(field()).toHaveAttribute('placeholder', 'Enter your email address');
     expect(field()).toHaveAttribute('type', 'email');
     expect(field()).toHaveAttribute('autocomplete', 'email');
@@ -73,7 +73,7 @@ describe('the waiting-list form', () => {
   });
 
   it('asks for an address when the field is empty, destructively, without a call', async () => {
-    const requests = recordWaitingListRequests();
+    const requests = recordWaitlistRequests();
     await submit('');
     const toast = await findToast(messages.emailRequired);
     expect(toast).toHaveAttribute('data-type', 'error');
@@ -81,7 +81,7 @@ describe('the waiting-list form', () => {
   });
 
   it('refuses a malformed address without a call and keeps what was typed', async () => {
-    const requests = recordWaitingListRequests();
+    const requests = recordWaitlistRequests();
     await submit('ada@example');
     await findToast(messages.invalidEmail);
     expect(field()).toHaveValue('ada@example');
@@ -90,8 +90,8 @@ describe('the waiting-list form', () => {
   });
 
   it('sends one request however often the visitor insists', async () => {
-    const requests = recordWaitingListRequests();
-    const { user } = renderWithRouter(<WaitlistWidget />);
+    const requests = recordWaitlistRequests();
+    const { user } = renderWithRouter(<WaitlistRoot />);
     await user.type(field(), 'ada@example.com');
     await user.dblClick(button());
     await user.keyboard('{Enter}{Enter}');
@@ -102,8 +102,8 @@ describe('the waiting-list form', () => {
   it('sends one request for a second submit that comes before React hears of the first', async () => {
     // React Query tells React of a mutation a task later (setTimeout); a busy browser runs the
     // second click of a double click first. Two submits in one task show it every time.
-    const requests = recordWaitingListRequests();
-    const { user } = renderWithRouter(<WaitlistWidget />);
+    const requests = recordWaitlistRequests();
+    const { user } = renderWithRouter(<WaitlistRoot />);
     await user.type(field(), 'ada@example.com');
     const form = field().closest('form')!;
     act(() => {

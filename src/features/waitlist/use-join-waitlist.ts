@@ -9,9 +9,9 @@ import { notify } from './notify';
  * the mutation's own callbacks, which fire even when the form started it before React had
  * subscribed to it (a held early submit, carried out as the form mounts).
  */
-export function useJoinWaitingList({ onAdded, onAnswered }: { onAdded: () => void; onAnswered: () => void }) {
+export function useJoinWaitlist({ onAdded, onAnswered }: { onAdded: () => void; onAnswered: () => void }) {
   return useMutation({
-    mutationKey: ['waiting-list', 'join'],
+    mutationKey: ['waitlist', 'join'],
     mutationFn: insertEmail,
     onSuccess: (outcome) => {
       notify(outcome === 'added' ? messages.added : messages.alreadyRegistered);

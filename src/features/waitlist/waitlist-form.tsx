@@ -1,13 +1,13 @@
 import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { connectEarlySubmit, holdingSending } from './early-submit';
 import { checkEmail } from './email';
-import { JoinFormView } from './join-form-view';
+import { WaitlistFormView } from './waitlist-form-view';
 import { messages } from './messages';
 import { notify } from './notify';
-import { useJoinWaitingList } from './use-join-waiting-list';
+import { useJoinWaitlist } from './use-join-waitlist';
 
 /** docs/product.md §4: idle ⇄ submitting; the field is cleared only when the address was added. */
-export function JoinForm() {
+export function WaitlistForm() {
   const [email, setEmail] = useState(readPrerenderedField);
   const [invalid, setInvalid] = useState(false);
   // A submit held by the first script may already show as sending: start in that state.
@@ -16,7 +16,7 @@ export function JoinForm() {
   // From the submit until the answer: React Query tells React of the mutation a task later (by
   // setTimeout), and a busy browser runs the second click of a double click before that task.
   const awaitingAnswer = useRef(false);
-  const join = useJoinWaitingList({
+  const join = useJoinWaitlist({
     onAdded: () => setEmail(''),
     onAnswered: () => (awaitingAnswer.current = false),
   });
@@ -53,7 +53,7 @@ export function JoinForm() {
   }
 
   return (
-    <JoinFormView
+    <WaitlistFormView
       email={email}
       onEmailChange={(value) => {
         setEmail(value);

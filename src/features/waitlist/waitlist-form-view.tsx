@@ -1,7 +1,7 @@
 import type { FormEvent, Ref } from 'react';
 import { WAITLIST_FORM_ID } from './dom-ids';
 import { buttonLabels } from './button-labels';
-import styles from './join-form.module.css';
+import styles from './waitlist-form.module.css';
 
 type Props = {
   email: string;
@@ -14,12 +14,19 @@ type Props = {
 };
 
 /**
- * The waiting-list form as the visitor sees it (docs/product.md §2); the behaviour is join-form.tsx's.
+ * The waitlist form as the visitor sees it (docs/product.md §2); the behaviour is waitlist-form.tsx's.
  * `method="dialog"` outside a dialog makes a native submission a no-op: without JavaScript
  * the button does nothing, and the address never reaches a URL, a request or a host's log.
  * early-submit.ts's showSending() draws the submitting state on this markup: change both together.
  */
-export function JoinFormView({ email, onEmailChange, onSubmit, submitting = false, invalid = false, inputRef }: Props) {
+export function WaitlistFormView({
+  email,
+  onEmailChange,
+  onSubmit,
+  submitting = false,
+  invalid = false,
+  inputRef,
+}: Props) {
   return (
     <form
       id={WAITLIST_FORM_ID}
