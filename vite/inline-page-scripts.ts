@@ -29,10 +29,13 @@ const pageScript = (element: Element) => {
 const devApp: Plugin = {
   name: 'page-scripts-dev-app',
   apply: 'serve',
-  transformIndexHtml: (html) =>
-    editHtml(html, (element) =>
-      pageScript(element) ? { element: '<script type="module" src="/src/main.tsx"></script>' } : undefined,
-    ),
+  transformIndexHtml: {
+    order: 'pre',
+    handler: (html) =>
+      editHtml(html, (element) =>
+        pageScript(element) ? { element: '<script type="module" src="/src/main.tsx"></script>' } : undefined,
+      ),
+  },
 };
 
 function inlineForBuild(): Plugin[] {

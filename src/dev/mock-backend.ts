@@ -3,10 +3,10 @@ import { apiMocking, supabaseUrl } from '../lib/env';
 const RESET_MOCK = 'reset-mock';
 
 /**
- * Starts the mock backend (MSW) before the app can make a call. Resolves to
- * why it could not start, if it could not. Where the browser has no service workers (an insecure
- * origin such as http://<LAN address>), MSW intercepts inside the page; where it has them but the
- * worker cannot register (turned off, an untrusted HTTPS certificate), the mock cannot start.
+ * Starts the mock backend (MSW) before the app can make a call; resolves to why it could not
+ * start, if it could not. Where the browser has no service workers (an insecure origin such as
+ * http://<LAN address>), MSW intercepts inside the page; where it has them but the worker cannot
+ * register (turned off, an untrusted HTTPS certificate), the mock cannot start.
  */
 export async function startBackend(): Promise<string | undefined> {
   if (!apiMocking) {
