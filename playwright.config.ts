@@ -3,6 +3,7 @@ import { chromiumPath } from './e2e/browser';
 import { E2E_SUPABASE_URL } from './e2e/e2e-backend';
 import { inExtraEngines } from './e2e/engines';
 import type { MockLayer } from './e2e/fixtures';
+import { quietWrangler } from './scripts/wrangler-env';
 import { BUILD_PORT, DEV_PORT, E2E_SITE_URL, INSPECTOR_PORT, NGINX_PORT } from './e2e/ports';
 /** The specs that check what a host serves (headers, status codes), run against every host. */
 const HOST_SPECS = /build-only\.(security|host)\.spec\.ts/;
@@ -71,7 +72,7 @@ export default defineConfig<{ mockLayer: MockLayer }>({
         VITE_SUPABASE_URL: E2E_SUPABASE_URL,
         VITE_SUPABASE_PUBLISHABLE_KEY: 'e2e-publishable-key',
         VITE_SITE_URL: E2E_SITE_URL,
-        WRANGLER_SEND_METRICS: 'false',
+        ...quietWrangler,
       },
       url: `http://127.0.0.1:${BUILD_PORT}`,
       reuseExistingServer: false,

@@ -22,6 +22,7 @@ import { runLighthouse, type Run } from './bench/lighthouse-run.ts';
 import { startMockBackend } from './bench/mock-backend.ts';
 import { medians, table } from './bench/report.ts';
 import { KEY_DELAY_MS, runUserFlow, type FlowFigures, type FlowRun } from './bench/user-flow.ts';
+import { quietWrangler } from './wrangler-env.ts';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 const { values } = parseArgs({
@@ -60,7 +61,7 @@ function serve(): Promise<() => void> {
   const child = spawn('npx', [...args, '--inspector-port', String(Number(values.port) + 5000)], {
     cwd: root,
     stdio: ['ignore', 'pipe', 'inherit'],
-    env: { ...process.env, WRANGLER_SEND_METRICS: 'false' },
+    env: { ...process.env, ...quietWrangler },
     detached: true,
   });
   const stop = () => child.pid && child.exitCode === null && process.kill(-child.pid, 'SIGTERM');

@@ -8,6 +8,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
+import { quietWrangler } from './wrangler-env.ts';
 
 const headers = 'dist/_headers';
 if (!existsSync(headers)) {
@@ -23,5 +24,8 @@ console.log(
 );
 console.log(`Open ${protocol}://127.0.0.1:4173`);
 const args = ['pages', 'dev', 'dist', '--ip', '127.0.0.1', '--port', '4173', '--local-protocol', protocol];
-const result = spawnSync('wrangler', [...args, ...process.argv.slice(2)], { stdio: 'inherit' });
+const result = spawnSync('wrangler', [...args, ...process.argv.slice(2)], {
+  stdio: 'inherit',
+  env: { ...process.env, ...quietWrangler },
+});
 process.exit(result.status ?? 1);
