@@ -1,6 +1,6 @@
 import { devices, type Project } from '@playwright/test';
 
-/** The tag of tests that need Chromium's DevTools protocol (CDP): the other engines skip them. */
+/** The tag of tests that need Chromium's DevTools protocol (CDP): the projects in other engines leave them out. */
 export const CHROMIUM_ONLY = '@chromium-only';
 
 /** The engines that E2E_ENGINES may add to Chromium (Playwright's own builds of them). */
@@ -8,7 +8,7 @@ const ENGINES = { firefox: devices['Desktop Firefox'], webkit: devices['Desktop 
 type Engine = keyof typeof ENGINES;
 
 /** The engines named in E2E_ENGINES (comma-separated, e.g. `firefox,webkit`); none by default. */
-export function extraEngines(value = process.env.E2E_ENGINES ?? ''): Engine[] {
+function extraEngines(value = process.env.E2E_ENGINES ?? ''): Engine[] {
   const names = value
     .split(',')
     .map((name) => name.trim())
