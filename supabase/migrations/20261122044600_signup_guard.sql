@@ -1,26 +1,18 @@
--- Abuse guard, second version ("No signup lost").
+-- The abuse guard: how many signups each client network may make, counted by the database.
 --
 -- * Limits are rows of private.signup_limits, not code: the owner changes one with one UPDATE,
---   effective on the next signup. Defaults: 200 per 10 minutes and 1,000 per UTC day for each
---   IPv4 address, each IPv6 /64 and each IPv6 /48 (all that apply count); requests without a
---   usable cf-connecting-ip share only a database-protecting ceiling of 10,000 per 10 minutes.
+--   effective on the next signup (supabase/security.md lists them and why).
 -- * What is kept is a counter per network per slot (10-minute slot, UTC day), the network
 --   keyed by SHA-256 with a random secret of the day: no row per signup, no address, no
---   time finer than the slot. Counters and secrets are deleted by a pg_cron job once their
---   slot is over.
+--   time finer than the slot. A pg_cron job deletes counters and secrets once their slot is over.
 -- * A counter is one row updated by INSERT ... ON CONFLICT DO UPDATE: under READ COMMITTED
 --   concurrent signups wait for each other's row lock and see each other's increments; under
 --   REPEATABLE READ or SERIALIZABLE a concurrent increment makes the statement fail with a
---   serialization error (40001) instead of being missed. No advisory lock, no count(*).
-
--- The one-row-per-signup table, its constant and its address function go: the table held
--- client addresses with the exact time of each signup.
-drop trigger limit_signups on public.waiting_list;
-drop function private.limit_signups();
-drop function private.client_network();
-drop function private.signup_limit();
-drop table private.signup_attempts;
-
+--   serialization error (40001) instead of being missed.
+-- * It runs as row triggers, not as PostgREST's db_pre_request: that runs once per HTTP request
+--   and cannot see the body, and it would take the project's single pre-request slot.
+-- * The public roles add one row per request, so an array cannot probe the list (a second row
+--   is refused with PostgREST's 400 "PT400" before its own checks run).
 create table private.signup_limits (
   scope text primary key,
   per_10_minutes integer not null check (per_10_minutes >= 0),
@@ -226,6 +218,39 @@ create trigger limit_signups
   for each row
   when (current_user in ('anon', 'authenticated'))
   execute function private.limit_signups();
+
+create function private.limit_rows_per_request() returns trigger
+  language plpgsql
+  set search_path = ''
+  as $$
+begin
+  -- Transaction-local: PostgREST runs each request in its own transaction.
+  if coalesce(current_setting('waitlist.signup_rows', true), '') <> '' then
+    raise sqlstate 'PGRST' using
+      message = json_build_object(
+        'code', 'PT400',
+        'message', 'One signup per request.',
+        'details', null,
+        'hint', 'Send one object, not an array.')::text,
+      detail = json_build_object(
+        'status', 400,
+        'status_text', 'Bad Request',
+        'headers', json_build_object())::text;
+  end if;
+  perform set_config('waitlist.signup_rows', '1', true);
+  return new;
+end;
+$$;
+revoke all on function private.limit_rows_per_request() from public;
+comment on function private.limit_rows_per_request() is
+  'Refuses a second row in one request of the public roles (HTTP 400, PT400).';
+
+-- Fires before limit_signups (triggers fire in name order), so a refused batch is never counted.
+create trigger limit_rows_per_request
+  before insert on public.waiting_list
+  for each row
+  when (current_user in ('anon', 'authenticated'))
+  execute function private.limit_rows_per_request();
 
 -- The schedule. On Supabase, `create extension if not exists pg_cron` is allowed to the
 -- migration role; elsewhere pg_cron may be missing or not loaded (shared_preload_libraries),
