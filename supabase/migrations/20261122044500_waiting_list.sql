@@ -2,6 +2,10 @@
 -- duplicate check. Visitors write here directly with the public key, so this schema is the only
 -- guard. The abuse guard (limits per network) is the next migration; the export the last.
 
+-- Each migration runs in one transaction; fail fast rather than queue behind a live lock.
+set local lock_timeout = '5s';
+set local statement_timeout = '60s';
+
 -- Not in the API's exposed schemas (public, graphql_public): unreachable over HTTP.
 create schema if not exists private;
 revoke all on schema private from public;

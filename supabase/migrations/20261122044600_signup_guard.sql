@@ -13,6 +13,10 @@
 --   and cannot see the body, and it would take the project's single pre-request slot.
 -- * The public roles add one row per request, so an array cannot probe the list (a second row
 --   is refused with PostgREST's 400 "PT400" before its own checks run).
+-- Each migration runs in one transaction; fail fast rather than queue behind a live lock.
+set local lock_timeout = '5s';
+set local statement_timeout = '60s';
+
 create table private.signup_limits (
   scope text primary key,
   per_10_minutes integer not null check (per_10_minutes >= 0),
@@ -97,6 +101,7 @@ comment on function private.client_networks() is
 -- create or replace) to walk through slots and days without waiting.
 create function private.signup_clock() returns timestamptz
   language sql stable
+  set search_path = ''
   as $$ select now() $$;
 
 -- Today's secret, created by the first signup of the UTC day.
@@ -144,6 +149,7 @@ $$;
 
 create function private.refuse_signup() returns void
   language plpgsql
+  set search_path = ''
   as $$
 begin
   -- PostgREST's custom error: the message is the JSON body, the detail the HTTP status.
@@ -252,7 +258,7 @@ create trigger limit_rows_per_request
   when (current_user in ('anon', 'authenticated'))
   execute function private.limit_rows_per_request();
 
--- The schedule. On Supabase, `create extension if not exists pg_cron` is allowed to the
+-- The schedule. On Supabase, `create extension pg_cron with schema pg_catalog` (as its docs do) is allowed to the
 -- migration role; elsewhere pg_cron may be missing or not loaded (shared_preload_libraries),
 -- and the migration still applies: it then warns that nothing deletes expired counters.
 do $$
@@ -260,7 +266,7 @@ begin
   if not exists (select from pg_extension where extname = 'pg_cron')
      and exists (select from pg_available_extensions where name = 'pg_cron') then
     begin
-      create extension if not exists pg_cron;
+      create extension if not exists pg_cron with schema pg_catalog;
     exception when others then
       raise notice 'pg_cron could not be enabled here: %', sqlerrm;
     end;

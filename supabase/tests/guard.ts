@@ -34,14 +34,14 @@ export async function restoreShippedLimits(owner: Client) {
 export async function setClock(owner: Client, at: string) {
   await owner.query(
     `create or replace function private.signup_clock() returns timestamptz language sql stable
-     as $$ select timestamptz '${new Date(at).toISOString()}' $$`,
+     set search_path = '' as $$ select timestamptz '${new Date(at).toISOString()}' $$`,
   );
 }
 
 /** Back to the request's own time, and away with what the stopped clock counted. */
 export async function restoreClock(owner: Client) {
   await owner.query(
-    `create or replace function private.signup_clock() returns timestamptz language sql stable as $$ select now() $$`,
+    `create or replace function private.signup_clock() returns timestamptz language sql stable set search_path = '' as $$ select now() $$`,
   );
   await owner.query(`delete from private.signup_counts where slot_end > now() + interval '1 day'`);
   await owner.query(`delete from private.signup_secrets where day_end > now() + interval '1 day'`);
