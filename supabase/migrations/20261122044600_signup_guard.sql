@@ -34,7 +34,21 @@ insert into private.signup_limits (scope, per_10_minutes, per_day, applies_to) v
   ('ipv4', 200, 1000, 'each IPv4 address; an IPv4-mapped IPv6 address (::ffff:a.b.c.d) counts as a.b.c.d'),
   ('ipv6/64', 200, 1000, 'each IPv6 /64, what one subscriber line gets'),
   ('ipv6/48', 200, 1000, 'each IPv6 /48, what one site may route; applies together with ipv6/64'),
-  ('unknown', 10000, 1440000, 'all requests without a usable cf-connecting-ip, together: protects the database only');
+  ('unknown', 10000, 1440000, 'all requests without a usable cf-connecting-ip, together: protects the database only'),
+  ('all', 30000, 100000, 'every signup of the public roles, together: the storage the free plan can hold');
+
+-- The site's own origins. A browser request whose Origin header is not one of them is refused
+-- (another website making its visitors' browsers sign up); while the table is empty every origin
+-- is allowed, so a fresh database works before the owner sets it. No Origin (a server, curl):
+-- the limits alone judge it.
+create table private.allowed_origins (
+  origin text primary key,
+  -- As a browser sends it: scheme://host[:port], lower case, no path or trailing slash.
+  constraint allowed_origins_shape check (origin ~ '^[a-z][a-z0-9+.-]*://[^/?#[:space:]]+$' and origin = lower(origin))
+);
+comment on table private.allowed_origins is
+  'Origins whose pages may sign up, e.g. insert into private.allowed_origins values (''https://example.com''); '
+  'empty: every origin.';
 
 -- One random secret per UTC day keys that day's network hashes; deleted with the day's counters.
 create table private.signup_secrets (
@@ -147,22 +161,50 @@ create function private.count_signup(network bytea, slot_start timestamptz, slot
   returning c.signups
 $$;
 
-create function private.refuse_signup() returns void
+-- PostgREST's custom error (RAISE SQLSTATE 'PGRST'): the message is the JSON body, the detail
+-- the HTTP status. Raising rolls the whole request back.
+create function private.refuse_request(status integer, status_text text, code text, message text, hint text default null)
+  returns void
   language plpgsql
   set search_path = ''
   as $$
 begin
-  -- PostgREST's custom error: the message is the JSON body, the detail the HTTP status.
   raise sqlstate 'PGRST' using
-    message = json_build_object(
-      'code', 'PT429',
-      'message', 'Too many signups from this network. Try again in a few minutes.',
-      'details', null,
-      'hint', null)::text,
-    detail = json_build_object(
-      'status', 429,
-      'status_text', 'Too Many Requests',
-      'headers', json_build_object())::text;
+    message = json_build_object('code', code, 'message', message, 'details', null, 'hint', hint)::text,
+    detail = json_build_object('status', status, 'status_text', status_text, 'headers', json_build_object())::text;
+end;
+$$;
+
+-- The 'all' scope is counted in 16 shards (by connection), summed: one hot row would make every
+-- concurrent signup wait for the previous one's commit. Concurrent requests on other connections
+-- may each see the sum without the other's increment: the cap can be passed by at most the
+-- number of requests in flight, which is fine for a storage cap.
+create function private.count_all(secret bytea, slot_start timestamptz, slot_end timestamptz) returns bigint
+  language sql
+  set search_path = ''
+  as $$
+  select private.count_signup(sha256(secret || convert_to('all/' || pg_backend_pid() % 16, 'UTF8')), slot_start, slot_end);
+  select sum(c.signups) from private.signup_counts c
+  where c.network = any (array(select sha256(secret || convert_to('all/' || shard, 'UTF8')) from generate_series(0, 15) shard))
+    and c.slot_start = count_all.slot_start and c.slot_end = count_all.slot_end;
+$$;
+
+-- Whether the request's Origin header, if any, is one of the site's (see private.allowed_origins).
+create function private.origin_allowed() returns boolean
+  language plpgsql stable
+  set search_path = ''
+  as $$
+declare
+  request_origin text;
+begin
+  begin
+    request_origin := nullif(current_setting('request.headers', true), '')::json ->> 'origin';
+  exception when others then
+    request_origin := null;
+  end;
+  return request_origin is null
+    or not exists (select from private.allowed_origins)
+    or exists (select from private.allowed_origins a where a.origin = request_origin);
 end;
 $$;
 
@@ -179,23 +221,31 @@ declare
   quota private.signup_limits;
   key bytea;
 begin
-  -- Broadest network first, 10-minute slot before the day: every request takes its row locks
-  -- in the same order, so concurrent signups cannot deadlock.
+  if not private.origin_allowed() then
+    perform private.refuse_request(403, 'Forbidden', 'PT403', 'Signups are accepted from this site''s own pages only.');
+  end if;
+  -- Broadest network first, 10-minute slot before the day, 'all' last: every request takes its
+  -- row locks in the same order, so concurrent signups cannot deadlock.
   for client in select * from private.client_networks() loop
     select * into quota from private.signup_limits l where l.scope = client.scope;
     continue when not found; -- a scope without a row is not limited
     key := sha256(secret || convert_to(client.network, 'UTF8'));
     if private.count_signup(key, slot_start, slot_start + interval '10 minutes') > quota.per_10_minutes
        or private.count_signup(key, day_start, day_start + interval '1 day') > quota.per_day then
-      -- Raising rolls the whole request back, this signup's increments included.
-      perform private.refuse_signup();
+      perform private.refuse_request(429, 'Too Many Requests', 'PT429', 'Too many signups from this network. Try again in a few minutes.');
     end if;
   end loop;
+  select * into quota from private.signup_limits l where l.scope = 'all';
+  if found and (private.count_all(secret, slot_start, slot_start + interval '10 minutes') > quota.per_10_minutes
+                or private.count_all(secret, day_start, day_start + interval '1 day') > quota.per_day) then
+    perform private.refuse_request(429, 'Too Many Requests', 'PT429', 'Too many signups from this network. Try again in a few minutes.');
+  end if;
   return new;
 end;
 $$;
 comment on function private.limit_signups() is
-  'Counts a signup of the public roles against its networks; HTTP 429 once one is over private.signup_limits.';
+  'Refuses a signup of the public roles from a foreign Origin (HTTP 403), or once one of its networks or all '
+  'together are over private.signup_limits (HTTP 429).';
 
 -- Personal data is kept no longer than the slot it counts: run every minute by pg_cron.
 create function private.forget_expired_signups() returns integer
@@ -213,7 +263,9 @@ revoke all on function private.client_networks() from public;
 revoke all on function private.signup_secret(timestamptz) from public;
 revoke all on function private.network_key(text, timestamptz) from public;
 revoke all on function private.count_signup(bytea, timestamptz, timestamptz) from public;
-revoke all on function private.refuse_signup() from public;
+revoke all on function private.refuse_request(integer, text, text, text, text) from public;
+revoke all on function private.count_all(bytea, timestamptz, timestamptz) from public;
+revoke all on function private.origin_allowed() from public;
 revoke all on function private.signup_clock() from public;
 revoke all on function private.limit_signups() from public;
 revoke all on function private.forget_expired_signups() from public;
@@ -226,22 +278,13 @@ create trigger limit_signups
   execute function private.limit_signups();
 
 create function private.limit_rows_per_request() returns trigger
-  language plpgsql
+  language plpgsql security definer
   set search_path = ''
   as $$
 begin
   -- Transaction-local: PostgREST runs each request in its own transaction.
   if coalesce(current_setting('waitlist.signup_rows', true), '') <> '' then
-    raise sqlstate 'PGRST' using
-      message = json_build_object(
-        'code', 'PT400',
-        'message', 'One signup per request.',
-        'details', null,
-        'hint', 'Send one object, not an array.')::text,
-      detail = json_build_object(
-        'status', 400,
-        'status_text', 'Bad Request',
-        'headers', json_build_object())::text;
+    perform private.refuse_request(400, 'Bad Request', 'PT400', 'One signup per request.', 'Send one object, not an array.');
   end if;
   perform set_config('waitlist.signup_rows', '1', true);
   return new;

@@ -262,7 +262,8 @@ describe('the abuse guard: what it keeps', () => {
     const { rows } = await db.owner.query(
       `select encode(network, 'hex') as network, slot_start, slot_end from private.signup_counts where slot_start >= '2099-01-13'`,
     );
-    expect(rows).toHaveLength(6); // the 10-minute slot and the day, for 203.0.113.77, 2001:db8:77::/48 and its /64
+    // The 10-minute slot and the day, for 203.0.113.77, 2001:db8:77::/48, its /64 and the 'all' shard.
+    expect(rows).toHaveLength(8);
     for (const row of rows) {
       expect(row.network).toMatch(/^[0-9a-f]{64}$/);
       expect(['2099-01-13T10:00:00.000Z', '2099-01-13T00:00:00.000Z']).toContain(row.slot_start.toISOString());

@@ -5,10 +5,11 @@
  */
 import type { Client } from 'pg';
 
-export type Scope = 'ipv4' | 'ipv6/64' | 'ipv6/48' | 'unknown';
+export type Scope = 'ipv4' | 'ipv6/64' | 'ipv6/48' | 'unknown' | 'all';
 export type Window = 'per_10_minutes' | 'per_day';
 
 export const SHIPPED_LIMITS = [
+  { scope: 'all', per_10_minutes: 30000, per_day: 100000 },
   { scope: 'ipv4', per_10_minutes: 200, per_day: 1000 },
   { scope: 'ipv6/48', per_10_minutes: 200, per_day: 1000 },
   { scope: 'ipv6/64', per_10_minutes: 200, per_day: 1000 },
