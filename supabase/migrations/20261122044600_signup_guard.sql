@@ -33,7 +33,10 @@ comment on column private.signup_limits.per_day is 'Signups per network per UTC 
 insert into private.signup_limits (scope, per_10_minutes, per_day, applies_to) values
   ('ipv4', 200, 1000, 'each IPv4 address; an IPv4-mapped IPv6 address (::ffff:a.b.c.d) counts as a.b.c.d'),
   ('ipv6/64', 200, 1000, 'each IPv6 /64, what one subscriber line gets'),
-  ('ipv6/48', 200, 1000, 'each IPv6 /48, what one site may route; applies together with ipv6/64'),
+  -- ISPs hand subscribers /56s or /60s out of shared /48s (16 to 4,096 per /48): 16 times the
+  -- /64 limit lets 16 neighbours each use a whole subscriber's limit at once, and still stops one
+  -- /48 far below the 'all' cap.
+  ('ipv6/48', 3200, 16000, 'each IPv6 /48, what one site or ISP block routes; applies together with ipv6/64'),
   ('unknown', 10000, 1440000, 'all requests without a usable cf-connecting-ip, together: protects the database only'),
   ('all', 30000, 100000, 'every signup of the public roles, together: the storage the free plan can hold');
 
@@ -71,6 +74,20 @@ comment on table private.signup_counts is
   'Signups per network per slot. network = sha256(secret of the day || network text); no address, '
   'no time finer than the slot. Deleted by private.forget_expired_signups() once slot_end has passed.';
 
+-- One header of the current API request (PostgREST sets request.headers, names in lower case);
+-- null when absent or when the setting is missing or unreadable.
+create function private.request_header(name text) returns text
+  language plpgsql stable
+  set search_path = ''
+  as $$
+begin
+  return nullif(current_setting('request.headers', true), '')::json ->> name;
+exception when others then
+  return null;
+end;
+$$;
+revoke all on function private.request_header(text) from public;
+
 -- The client's networks, broadest first, from the one header a client cannot forge on Supabase:
 -- cf-connecting-ip, which Cloudflare sets to the address that opened the connection (see
 -- supabase/README.md for the sources). x-forwarded-for and x-real-ip are never read. No header,
@@ -84,7 +101,7 @@ declare
   address inet;
 begin
   begin
-    address := btrim(nullif(current_setting('request.headers', true), '')::json ->> 'cf-connecting-ip')::inet;
+    address := btrim(private.request_header('cf-connecting-ip'))::inet;
   exception when others then
     address := null;
   end;
@@ -129,7 +146,7 @@ begin
   select s.secret into found_secret from private.signup_secrets s where s.day_start = signup_secret.day_start;
   if found_secret is null then
     insert into private.signup_secrets (day_start, day_end, secret)
-    values (day_start, day_start + interval '1 day',
+    values (day_start, day_start + interval '24 hours',
             uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()))
     on conflict do nothing;
     select s.secret into found_secret from private.signup_secrets s where s.day_start = signup_secret.day_start;
@@ -144,7 +161,7 @@ create function private.network_key(network text, at timestamptz default private
   language sql
   set search_path = ''
   as $$
-  select sha256(private.signup_secret(date_bin('1 day', at, timestamptz '2000-01-01 00:00:00+00'))
+  select sha256(private.signup_secret(date_trunc('day', at, 'UTC'))
                 || convert_to(network, 'UTF8'))
 $$;
 
@@ -191,21 +208,12 @@ $$;
 
 -- Whether the request's Origin header, if any, is one of the site's (see private.allowed_origins).
 create function private.origin_allowed() returns boolean
-  language plpgsql stable
+  language sql stable
   set search_path = ''
   as $$
-declare
-  request_origin text;
-begin
-  begin
-    request_origin := nullif(current_setting('request.headers', true), '')::json ->> 'origin';
-  exception when others then
-    request_origin := null;
-  end;
-  return request_origin is null
+  select private.request_header('origin') is null
     or not exists (select from private.allowed_origins)
-    or exists (select from private.allowed_origins a where a.origin = request_origin);
-end;
+    or exists (select from private.allowed_origins a where a.origin = private.request_header('origin'))
 $$;
 
 create function private.limit_signups() returns trigger
@@ -214,13 +222,20 @@ create function private.limit_signups() returns trigger
   as $$
 declare
   clock timestamptz := private.signup_clock();
+  -- UTC whatever the request's time zone (PostgREST applies Prefer: timezone=... as SET LOCAL
+  -- timezone): date_trunc with 'UTC', and '24 hours', which unlike '1 day' is never 23 or 25.
   slot_start timestamptz := date_bin('10 minutes', clock, timestamptz '2000-01-01 00:00:00+00');
-  day_start timestamptz := date_bin('1 day', clock, timestamptz '2000-01-01 00:00:00+00');
+  day_start timestamptz := date_trunc('day', clock, 'UTC');
   secret bytea := private.signup_secret(day_start);
   client record;
   quota private.signup_limits;
   key bytea;
 begin
+  -- Prefer: tx=rollback would let a request learn its answer and leave no count (hosted
+  -- PostgREST ignores tx=, but the guard does not rely on that).
+  if coalesce(private.request_header('prefer'), '') ~* '(^|[,;[:space:]])tx[[:space:]]*=' then
+    perform private.refuse_request(400, 'Bad Request', 'PT400', 'Transaction preferences are not accepted.', 'Send no tx= in Prefer.');
+  end if;
   if not private.origin_allowed() then
     perform private.refuse_request(403, 'Forbidden', 'PT403', 'Signups are accepted from this site''s own pages only.');
   end if;
@@ -231,13 +246,13 @@ begin
     continue when not found; -- a scope without a row is not limited
     key := sha256(secret || convert_to(client.network, 'UTF8'));
     if private.count_signup(key, slot_start, slot_start + interval '10 minutes') > quota.per_10_minutes
-       or private.count_signup(key, day_start, day_start + interval '1 day') > quota.per_day then
+       or private.count_signup(key, day_start, day_start + interval '24 hours') > quota.per_day then
       perform private.refuse_request(429, 'Too Many Requests', 'PT429', 'Too many signups from this network. Try again in a few minutes.');
     end if;
   end loop;
   select * into quota from private.signup_limits l where l.scope = 'all';
   if found and (private.count_all(secret, slot_start, slot_start + interval '10 minutes') > quota.per_10_minutes
-                or private.count_all(secret, day_start, day_start + interval '1 day') > quota.per_day) then
+                or private.count_all(secret, day_start, day_start + interval '24 hours') > quota.per_day) then
     perform private.refuse_request(429, 'Too Many Requests', 'PT429', 'Too many signups from this network. Try again in a few minutes.');
   end if;
   return new;

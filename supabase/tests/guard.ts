@@ -11,7 +11,7 @@ export type Window = 'per_10_minutes' | 'per_day';
 export const SHIPPED_LIMITS = [
   { scope: 'all', per_10_minutes: 30000, per_day: 100000 },
   { scope: 'ipv4', per_10_minutes: 200, per_day: 1000 },
-  { scope: 'ipv6/48', per_10_minutes: 200, per_day: 1000 },
+  { scope: 'ipv6/48', per_10_minutes: 3200, per_day: 16000 },
   { scope: 'ipv6/64', per_10_minutes: 200, per_day: 1000 },
   { scope: 'unknown', per_10_minutes: 10000, per_day: 1440000 },
 ];
