@@ -216,6 +216,85 @@ create function private.origin_allowed() returns boolean
     or exists (select from private.allowed_origins a where a.origin = private.request_header('origin'))
 $$;
 
+-- Duplicate attempts cost quota too. A duplicate is refused (409, 23505) at the end of the
+-- statement, which rolls the whole request back, its counter increments included: counted like a
+-- signup it would be free, and a network could ask about listed addresses without limit.
+-- Sequences are the one thing a rollback cannot undo (setval and nextval are never rolled back),
+-- so each duplicate is also recorded in sequences used as a small hash table: per window kind
+-- ('slot', 'day') 128 of them, one entry each, keyed by the network's hash of the day:
+--   value = fingerprint (30 bits of the hash) << 33 | window number (17 bits) << 16 | count (16 bits).
+-- An entry of an earlier window is free for reuse; a network looks at 8 entries from its own.
+-- When more networks ask in one window than the table holds, the newcomers' duplicates are not
+-- counted per network: all duplicates together are always counted (one sequence per window kind,
+-- value = window number << 32 | count) against the 'all' scope's limits.
+-- Nothing personal: the hash's secret is deleted with its day.
+do $$
+begin
+  for entry in 0..127 loop
+    execute format('create sequence private.signup_duplicates_slot_%s as bigint', entry);
+    execute format('create sequence private.signup_duplicates_day_%s as bigint', entry);
+  end loop;
+end;
+$$;
+create sequence private.signup_duplicates_all_slot as bigint;
+create sequence private.signup_duplicates_all_day as bigint;
+
+-- A network's duplicates in a window; with record, one more first (0 when the table is full).
+create function private.count_duplicate(network bytea, kind text, window_start timestamptz, window_length interval, record boolean)
+  returns integer
+  language plpgsql
+  set search_path = ''
+  as $$
+declare
+  fingerprint bigint := (get_byte(network, 0)::bigint << 22) | (get_byte(network, 1) << 14)
+                        | (get_byte(network, 2) << 6) | (get_byte(network, 3) >> 2);
+  window_number bigint := (extract(epoch from window_start)::bigint / extract(epoch from window_length)::bigint) % 131072;
+  entry regclass;
+  free regclass;
+  value bigint;
+begin
+  for probe in 0..7 loop
+    entry := format('private.signup_duplicates_%s_%s', kind, (get_byte(network, 4) + probe) % 128)::regclass;
+    value := coalesce(pg_catalog.pg_sequence_last_value(entry), 0);
+    if value >> 33 = fingerprint and (value >> 16) & 131071 = window_number then
+      if record then
+        perform pg_catalog.setval(entry, (value & ~65535::bigint) | least((value & 65535) + 1, 65535));
+        return least((value & 65535) + 1, 65535);
+      end if;
+      return value & 65535;
+    end if;
+    if free is null and (value = 0 or (value >> 16) & 131071 <> window_number) then
+      free := entry;
+    end if;
+  end loop;
+  if not record or free is null then
+    return 0;
+  end if;
+  perform pg_catalog.setval(free, (fingerprint << 33) | (window_number << 16) | 1);
+  return 1;
+end;
+$$;
+
+-- All networks' duplicates in a window; with record, one more first.
+create function private.count_all_duplicates(kind text, window_start timestamptz, window_length interval, record boolean)
+  returns bigint
+  language plpgsql
+  set search_path = ''
+  as $$
+declare
+  entry regclass := format('private.signup_duplicates_all_%s', kind)::regclass;
+  window_number bigint := extract(epoch from window_start)::bigint / extract(epoch from window_length)::bigint;
+  value bigint := coalesce(pg_catalog.pg_sequence_last_value(entry), 0);
+  duplicates bigint := case when value >> 32 = window_number then value & 4294967295 else 0 end;
+begin
+  if record then
+    duplicates := duplicates + 1;
+    perform pg_catalog.setval(entry, (window_number << 32) | duplicates);
+  end if;
+  return duplicates;
+end;
+$$;
+
 create function private.limit_signups() returns trigger
   language plpgsql security definer
   set search_path = ''
@@ -226,10 +305,16 @@ declare
   -- timezone): date_trunc with 'UTC', and '24 hours', which unlike '1 day' is never 23 or 25.
   slot_start timestamptz := date_bin('10 minutes', clock, timestamptz '2000-01-01 00:00:00+00');
   day_start timestamptz := date_trunc('day', clock, 'UTC');
+  -- Normally prepared by the upkeep job; if this request must create it, the secret is rolled
+  -- back with a duplicate, and so would be the duplicate's count.
+  secret_is_new boolean := not exists (select from private.signup_secrets s where s.day_start = date_trunc('day', clock, 'UTC'));
   secret bytea := private.signup_secret(day_start);
   client record;
   quota private.signup_limits;
   key bytea;
+  keys bytea[] := '{}';
+  duplicate boolean := exists (select from private.waiting_list_keys k where k.email_key = lower(new.email));
+  too_many constant text := 'Too many signups from this network. Try again in a few minutes.';
 begin
   -- Prefer: tx=rollback would let a request learn its answer and leave no count (hosted
   -- PostgREST ignores tx=, but the guard does not rely on that).
@@ -241,19 +326,41 @@ begin
   end if;
   -- Broadest network first, 10-minute slot before the day, 'all' last: every request takes its
   -- row locks in the same order, so concurrent signups cannot deadlock.
+  if duplicate then
+    -- Duplicate attempts update the sequences one at a time.
+    perform pg_advisory_xact_lock(hashtext('waitlist duplicates'));
+  end if;
   for client in select * from private.client_networks() loop
     select * into quota from private.signup_limits l where l.scope = client.scope;
     continue when not found; -- a scope without a row is not limited
     key := sha256(secret || convert_to(client.network, 'UTF8'));
-    if private.count_signup(key, slot_start, slot_start + interval '10 minutes') > quota.per_10_minutes
-       or private.count_signup(key, day_start, day_start + interval '24 hours') > quota.per_day then
-      perform private.refuse_request(429, 'Too Many Requests', 'PT429', 'Too many signups from this network. Try again in a few minutes.');
+    keys := keys || key;
+    -- count_signup counts this attempt too (rolled back with a refused one).
+    if private.count_signup(key, slot_start, slot_start + interval '10 minutes')
+         + private.count_duplicate(key, 'slot', slot_start, interval '10 minutes', false) > quota.per_10_minutes
+       or private.count_signup(key, day_start, day_start + interval '24 hours')
+         + private.count_duplicate(key, 'day', day_start, interval '24 hours', false) > quota.per_day then
+      perform private.refuse_request(429, 'Too Many Requests', 'PT429', too_many);
     end if;
   end loop;
   select * into quota from private.signup_limits l where l.scope = 'all';
-  if found and (private.count_all(secret, slot_start, slot_start + interval '10 minutes') > quota.per_10_minutes
-                or private.count_all(secret, day_start, day_start + interval '24 hours') > quota.per_day) then
-    perform private.refuse_request(429, 'Too Many Requests', 'PT429', 'Too many signups from this network. Try again in a few minutes.');
+  if found and (private.count_all(secret, slot_start, slot_start + interval '10 minutes')
+                  + private.count_all_duplicates('slot', slot_start, interval '10 minutes', false) > quota.per_10_minutes
+                or private.count_all(secret, day_start, day_start + interval '24 hours')
+                  + private.count_all_duplicates('day', day_start, interval '24 hours', false) > quota.per_day) then
+    perform private.refuse_request(429, 'Too Many Requests', 'PT429', too_many);
+  end if;
+  -- Admitted as far as the limits go. A duplicate keeps its count past the coming rollback.
+  if duplicate and secret_is_new then
+    perform private.refuse_request(429, 'Too Many Requests', 'PT429', too_many);
+  end if;
+  if duplicate then
+    perform private.count_all_duplicates('slot', slot_start, interval '10 minutes', true),
+            private.count_all_duplicates('day', day_start, interval '24 hours', true);
+    foreach key in array keys loop
+      perform private.count_duplicate(key, 'slot', slot_start, interval '10 minutes', true),
+              private.count_duplicate(key, 'day', day_start, interval '24 hours', true);
+    end loop;
   end if;
   return new;
 end;
@@ -271,6 +378,16 @@ create function private.forget_expired_signups() returns integer
        secrets as (delete from private.signup_secrets where day_end <= now() returning 1)
   select (select count(*) from counts)::integer + (select count(*) from secrets)::integer
 $$;
+
+-- Today's and tomorrow's secrets, committed before any request needs them: a request that had to
+-- create its day's secret cannot keep a duplicate's count (its rollback would take the secret).
+create function private.prepare_signup_secrets() returns void
+  language sql
+  set search_path = ''
+  as $$
+  select private.signup_secret(date_trunc('day', now(), 'UTC') + d * interval '24 hours') from generate_series(0, 1) d
+$$;
+select private.prepare_signup_secrets();
 comment on function private.forget_expired_signups() is
   'Deletes counters whose slot is over and secrets whose day is over; returns how many rows went.';
 
@@ -281,9 +398,12 @@ revoke all on function private.count_signup(bytea, timestamptz, timestamptz) fro
 revoke all on function private.refuse_request(integer, text, text, text, text) from public;
 revoke all on function private.count_all(bytea, timestamptz, timestamptz) from public;
 revoke all on function private.origin_allowed() from public;
+revoke all on function private.count_duplicate(bytea, text, timestamptz, interval, boolean) from public;
+revoke all on function private.count_all_duplicates(text, timestamptz, interval, boolean) from public;
 revoke all on function private.signup_clock() from public;
 revoke all on function private.limit_signups() from public;
 revoke all on function private.forget_expired_signups() from public;
+revoke all on function private.prepare_signup_secrets() from public;
 
 -- Only the API's public roles are limited; the owner, seeds and service_role are not.
 create trigger limit_signups
@@ -331,11 +451,12 @@ begin
   end if;
 
   if exists (select from pg_extension where extname = 'pg_cron') then
-    perform cron.schedule('waitlist-forget-expired-signups', '* * * * *',
-                          'select private.forget_expired_signups()');
+    perform cron.schedule('waitlist-signup-guard-upkeep', '* * * * *',
+                          'select private.forget_expired_signups(), private.prepare_signup_secrets()');
   else
-    raise warning 'pg_cron is not available: schedule "select private.forget_expired_signups()" '
-                  'every minute some other way, or expired signup counters are never deleted.';
+    raise warning 'pg_cron is not available: schedule "select private.forget_expired_signups(), '
+                  'private.prepare_signup_secrets()" every minute some other way, or expired signup '
+                  'counters are never deleted and duplicates are refused (429) on a day without a signup.';
   end if;
 end;
 $$;

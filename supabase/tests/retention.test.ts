@@ -19,9 +19,9 @@ describe('retention of the abuse guard counters', () => {
     );
     expect(jobs).toEqual([
       {
-        jobname: 'waitlist-forget-expired-signups',
+        jobname: 'waitlist-signup-guard-upkeep',
         schedule: '* * * * *',
-        command: 'select private.forget_expired_signups()',
+        command: 'select private.forget_expired_signups(), private.prepare_signup_secrets()',
         database: 'waitlist',
         username: 'postgres',
         active: true,
@@ -40,7 +40,7 @@ describe('retention of the abuse guard counters', () => {
 
   it("the job's command deletes every counter and secret whose slot is over, and nothing else", async () => {
     const { rows: jobs } = await db.owner.query(
-      `select command from cron.job where jobname = 'waitlist-forget-expired-signups'`,
+      `select command from cron.job where jobname = 'waitlist-signup-guard-upkeep'`,
     );
     await db.owner.query(
       `insert into private.signup_counts (network, slot_start, slot_end, signups) values
