@@ -313,7 +313,7 @@ declare
   quota private.signup_limits;
   key bytea;
   keys bytea[] := '{}';
-  duplicate boolean := exists (select from private.waiting_list_keys k where k.email_key = lower(new.email));
+  duplicate boolean := exists (select from private.waiting_list_keys k where k.email_key = private.email_key(new.email));
   too_many constant text := 'Too many signups from this network. Try again in a few minutes.';
 begin
   -- Prefer: tx=rollback would let a request learn its answer and leave no count (hosted
