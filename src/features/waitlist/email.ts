@@ -6,7 +6,7 @@
  * notehead). Such characters make one address look like another, or like nothing. The database's
  * waiting_list_email_format check refuses exactly the same characters.
  */
-const NOT_PART = String.raw`\s@\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u{16FE4}\u{1D159}`;
+const NOT_PART = String.raw`\u{16FE4}\s@\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u{1D159}`;
 export const EMAIL_SHAPE = new RegExp(`^[^${NOT_PART}]+@[^${NOT_PART}]+\\.[^${NOT_PART}]+$`, 'u');
 
 /** RFC 5321's limit on a forward path; the database enforces the same. */
