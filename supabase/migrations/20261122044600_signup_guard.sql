@@ -453,6 +453,10 @@ begin
   if exists (select from pg_extension where extname = 'pg_cron') then
     perform cron.schedule('waitlist-signup-guard-upkeep', '* * * * *',
                           'select private.forget_expired_signups(), private.prepare_signup_secrets()');
+    -- pg_cron logs every run in cron.job_run_details (1,440 rows a day for the job above) and
+    -- deletes none: keep a day of our jobs' history.
+    perform cron.schedule('waitlist-purge-job-history', '30 3 * * *',
+      $job$delete from cron.job_run_details where jobid in (select jobid from cron.job where jobname like 'waitlist-%') and end_time < now() - interval '1 day'$job$);
   else
     raise warning 'pg_cron is not available: schedule "select private.forget_expired_signups(), '
                   'private.prepare_signup_secrets()" every minute some other way, or expired signup '
