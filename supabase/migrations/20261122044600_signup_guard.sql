@@ -1,10 +1,15 @@
--- The abuse guard: how many signups each client network may make, counted by the database.
+-- The abuse guard: which requests may sign up, and how many per client network, counted by the
+-- database. supabase/security.md explains each part and its limits.
 --
+-- * A browser request from another website's page (Origin not in private.allowed_origins) and a
+--   request asking for Prefer: tx=... are refused before anything is counted.
 -- * Limits are rows of private.signup_limits, not code: the owner changes one with one UPDATE,
 --   effective on the next signup (supabase/security.md lists them and why).
 -- * What is kept is a counter per network per slot (10-minute slot, UTC day), the network
 --   keyed by SHA-256 with a random secret of the day: no row per signup, no address, no
---   time finer than the slot. A pg_cron job deletes counters and secrets once their slot is over.
+--   time finer than the slot, days in UTC whatever the request's time zone. A pg_cron job
+--   deletes counters and secrets once their slot is over.
+-- * Duplicate attempts cost quota too, kept in sequences, which a rollback cannot undo.
 -- * A counter is one row updated by INSERT ... ON CONFLICT DO UPDATE: under READ COMMITTED
 --   concurrent signups wait for each other's row lock and see each other's increments; under
 --   REPEATABLE READ or SERIALIZABLE a concurrent increment makes the statement fail with a
@@ -13,6 +18,7 @@
 --   and cannot see the body, and it would take the project's single pre-request slot.
 -- * The public roles add one row per request, so an array cannot probe the list (a second row
 --   is refused with PostgREST's 400 "PT400" before its own checks run).
+
 -- Each migration runs in one transaction; fail fast rather than queue behind a live lock.
 set local lock_timeout = '5s';
 set local statement_timeout = '60s';
@@ -33,12 +39,12 @@ comment on column private.signup_limits.per_day is 'Signups per network per UTC 
 insert into private.signup_limits (scope, per_10_minutes, per_day, applies_to) values
   ('ipv4', 200, 1000, 'each IPv4 address; an IPv4-mapped IPv6 address (::ffff:a.b.c.d) counts as a.b.c.d'),
   ('ipv6/64', 200, 1000, 'each IPv6 /64, what one subscriber line gets'),
-  -- ISPs hand subscribers /56s or /60s out of shared /48s (16 to 4,096 per /48): 16 times the
+  -- ISPs hand subscribers /56s or /60s out of shared /48s (256 to 4,096 per /48): 16 times the
   -- /64 limit lets 16 neighbours each use a whole subscriber's limit at once, and still stops one
   -- /48 far below the 'all' cap.
   ('ipv6/48', 3200, 16000, 'each IPv6 /48, what one site or ISP block routes; applies together with ipv6/64'),
   ('unknown', 10000, 1440000, 'all requests without a usable cf-connecting-ip, together: protects the database only'),
-  ('all', 30000, 100000, 'every signup of the public roles, together: the storage the free plan can hold');
+  ('all', 30000, 100000, 'every signup and duplicate of the public roles, together: the storage the free plan can hold');
 
 -- The site's own origins. A browser request whose Origin header is not one of them is refused
 -- (another website making its visitors' browsers sign up); while the table is empty every origin
@@ -90,7 +96,7 @@ revoke all on function private.request_header(text) from public;
 
 -- The client's networks, broadest first, from the one header a client cannot forge on Supabase:
 -- cf-connecting-ip, which Cloudflare sets to the address that opened the connection (see
--- supabase/README.md for the sources). x-forwarded-for and x-real-ip are never read. No header,
+-- supabase/security.md for the sources). x-forwarded-for and x-real-ip are never read. No header,
 -- an empty one or one that is not exactly an address: the shared 'unknown' bucket.
 create function private.client_networks(out scope text, out network text)
   returns setof record
@@ -135,7 +141,7 @@ create function private.signup_clock() returns timestamptz
   set search_path = ''
   as $$ select now() $$;
 
--- Today's secret, created by the first signup of the UTC day.
+-- A UTC day's secret, prepared ahead by the upkeep job, else created by the first request needing it.
 create function private.signup_secret(day_start timestamptz) returns bytea
   language plpgsql
   set search_path = ''
