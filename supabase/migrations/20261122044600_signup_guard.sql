@@ -175,13 +175,18 @@ $$;
 -- ON CONFLICT DO UPDATE serialises concurrent signups of one network.
 create function private.count_signup(network bytea, slot_start timestamptz, slot_end timestamptz)
   returns integer
-  language sql
+  language plpgsql -- not sql: PL/pgSQL keeps its plans, a SQL function with SET plans every call
   set search_path = ''
   as $$
+declare
+  signups integer;
+begin
   insert into private.signup_counts as c (network, slot_start, slot_end, signups)
   values (network, slot_start, slot_end, 1)
-  on conflict (network, slot_start, slot_end) do update set signups = c.signups + 1
-  returning c.signups
+  on conflict on constraint signup_counts_pkey do update set signups = c.signups + 1
+  returning c.signups into signups;
+  return signups;
+end;
 $$;
 
 -- PostgREST's custom error (RAISE SQLSTATE 'PGRST'): the message is the JSON body, the detail
@@ -203,23 +208,30 @@ $$;
 -- may each see the sum without the other's increment: the cap can be passed by at most the
 -- number of requests in flight, which is fine for a storage cap.
 create function private.count_all(secret bytea, slot_start timestamptz, slot_end timestamptz) returns bigint
-  language sql
+  language plpgsql
   set search_path = ''
   as $$
-  select private.count_signup(sha256(secret || convert_to('all/' || pg_backend_pid() % 16, 'UTF8')), slot_start, slot_end);
-  select sum(c.signups) from private.signup_counts c
-  where c.network = any (array(select sha256(secret || convert_to('all/' || shard, 'UTF8')) from generate_series(0, 15) shard))
-    and c.slot_start = count_all.slot_start and c.slot_end = count_all.slot_end;
+declare
+  shards bytea[] := array(select sha256(secret || convert_to('all/' || shard, 'UTF8')) from generate_series(0, 15) shard);
+begin
+  perform private.count_signup(shards[pg_backend_pid() % 16 + 1], slot_start, slot_end);
+  return (select sum(c.signups) from private.signup_counts c
+          where c.network = any (shards) and c.slot_start = count_all.slot_start and c.slot_end = count_all.slot_end);
+end;
 $$;
 
 -- Whether the request's Origin header, if any, is one of the site's (see private.allowed_origins).
 create function private.origin_allowed() returns boolean
-  language sql stable
+  language plpgsql stable
   set search_path = ''
   as $$
-  select private.request_header('origin') is null
+declare
+  request_origin text := private.request_header('origin');
+begin
+  return request_origin is null
     or not exists (select from private.allowed_origins)
-    or exists (select from private.allowed_origins a where a.origin = private.request_header('origin'))
+    or exists (select from private.allowed_origins a where a.origin = request_origin);
+end;
 $$;
 
 -- Duplicate attempts cost quota too. A duplicate is refused (409, 23505) at the end of the
@@ -255,28 +267,28 @@ declare
   fingerprint bigint := (get_byte(network, 0)::bigint << 22) | (get_byte(network, 1) << 14)
                         | (get_byte(network, 2) << 6) | (get_byte(network, 3) >> 2);
   window_number bigint := (extract(epoch from window_start)::bigint / extract(epoch from window_length)::bigint) % 131072;
-  entry regclass;
-  free regclass;
-  value bigint;
+  chosen record;
 begin
-  for probe in 0..7 loop
-    entry := format('private.signup_duplicates_%s_%s', kind, (get_byte(network, 4) + probe) % 128)::regclass;
-    value := coalesce(pg_catalog.pg_sequence_last_value(entry), 0);
-    if value >> 33 = fingerprint and (value >> 16) & 131071 = window_number then
-      if record then
-        perform pg_catalog.setval(entry, (value & ~65535::bigint) | least((value & 65535) + 1, 65535));
-        return least((value & 65535) + 1, 65535);
-      end if;
-      return value & 65535;
-    end if;
-    if free is null and (value = 0 or (value >> 16) & 131071 <> window_number) then
-      free := entry;
-    end if;
-  end loop;
-  if not record or free is null then
-    return 0;
+  -- The network's own entry among its 8, else (to record) the first free one.
+  select e.entry, e.value, e.value >> 33 = fingerprint and (e.value >> 16) & 131071 = window_number as own
+  into chosen
+  from generate_series(0, 7) probe,
+       lateral (select format('private.signup_duplicates_%s_%s', kind, (get_byte(network, 4) + probe) % 128)::regclass) s(entry),
+       -- offset 0: read each sequence once, not once per mention of value
+       lateral (select s.entry, coalesce(pg_catalog.pg_sequence_last_value(s.entry), 0) as value offset 0) e
+  where (e.value >> 33 = fingerprint and (e.value >> 16) & 131071 = window_number)
+     or (record and (e.value = 0 or (e.value >> 16) & 131071 <> window_number))
+  order by 3 desc, probe
+  limit 1;
+  if chosen is null or not record and not chosen.own then
+    return 0; -- nothing recorded, or no room: counted in 'all' only
+  elsif not record then
+    return chosen.value & 65535;
+  elsif chosen.own then
+    perform pg_catalog.setval(chosen.entry, (chosen.value & ~65535::bigint) | least((chosen.value & 65535) + 1, 65535));
+    return least((chosen.value & 65535) + 1, 65535);
   end if;
-  perform pg_catalog.setval(free, (fingerprint << 33) | (window_number << 16) | 1);
+  perform pg_catalog.setval(chosen.entry, (fingerprint << 33) | (window_number << 16) | 1);
   return 1;
 end;
 $$;
