@@ -24,6 +24,17 @@ const SLOW_DELAY_MS = 3000;
 const badGatewayPage =
   '<html><head><title>502 Bad Gateway</title></head><body><center><h1>502 Bad Gateway</h1></center></body></html>';
 
+/**
+ * The mock's private.allowed_origins: the dev page's own origin. Empty (in Node, unless a test adds
+ * one) means every origin is allowed, as with an empty table. A request without Origin is allowed.
+ */
+export const allowedOrigins = new Set<string>(typeof location === 'undefined' ? [] : [location.origin]);
+
+function foreignOrigin(request: Request): boolean {
+  const origin = request.headers.get('origin');
+  return origin !== null && allowedOrigins.size > 0 && !allowedOrigins.has(origin);
+}
+
 /** flaky@example.com fails once (network failure), then goes through: a retry succeeds. */
 let flakyFailedOnce = false;
 
@@ -34,6 +45,7 @@ export function resetMockBackend() {
 }
 
 async function insert(request: Request) {
+  if (foreignOrigin(request)) return respond(answers.foreignOrigin);
   const row = (await request.json()) as { email?: unknown };
   const email = typeof row.email === 'string' ? row.email : null;
 

@@ -43,8 +43,10 @@ export const answers = {
     'null value in column "email" of relation "waiting_list" violates not-null constraint',
   ),
   deniedByPolicy: error(401, '42501', 'new row violates row-level security policy for table "waiting_list"'),
-  // Raised by the abuse guard (supabase/migrations/*_signup_rate_limit.sql) as PostgREST's RAISE 'PGRST'.
+  // Raised by the abuse guard (supabase/migrations/*_signup_guard.sql) as PostgREST's RAISE 'PGRST'.
   overSignupLimit: error(429, 'PT429', 'Too many signups from this network. Try again in a few minutes.'),
+  // The guard's answer to a browser request from another website's page (private.allowed_origins).
+  foreignOrigin: error(403, 'PT403', "Signups are accepted from this site's own pages only."),
   internal: error(500, 'XX000', 'internal error'),
 } satisfies Record<string, Answer>;
 

@@ -1,6 +1,6 @@
 /**
- * The mock backend's copy of the waitlist table (waiting_list): lower-cased addresses (the database refuses
- * duplicates regardless of letter case). In a browser it survives reloads via localStorage.
+ * The mock backend's copy of the waitlist table (waiting_list): each address's key, NFC then lower
+ * case, as the database's private.email_key(). In a browser it survives reloads via localStorage.
  */
 const STORAGE_KEY = 'mock-waitlist';
 const SEED = ['taken@example.com'];
@@ -13,11 +13,12 @@ function load(): Set<string> {
 }
 
 let emails = load();
+const key = (email: string) => email.normalize('NFC').toLowerCase();
 
 export const waitlistStore = {
-  has: (email: string) => emails.has(email.toLowerCase()),
+  has: (email: string) => emails.has(key(email)),
   add(email: string) {
-    emails.add(email.toLowerCase());
+    emails.add(key(email));
     storage?.setItem(STORAGE_KEY, JSON.stringify([...emails]));
   },
   /** Back to the seed, for tests. */

@@ -14,6 +14,8 @@ export type RequestContext = {
   headers?: Record<string, string>;
   /** false: roll back at the end (the statement still ran in full). */
   keep?: boolean;
+  /** Prefer: timezone=..., which PostgREST applies as SET LOCAL timezone. */
+  timezone?: string;
   /** PostgREST runs READ COMMITTED; a role's default_transaction_isolation could change that. */
   isolation?: 'read committed' | 'repeatable read' | 'serializable';
 };
@@ -25,7 +27,10 @@ function freshAddress(): string {
   return `10.${(requests >> 16) & 255}.${(requests >> 8) & 255}.${requests & 255}`;
 }
 
-export async function enterRequest(client: Client, { role = 'anon', clientIp, headers = {} }: RequestContext = {}) {
+export async function enterRequest(
+  client: Client,
+  { role = 'anon', clientIp, headers = {}, timezone }: RequestContext = {},
+) {
   const ip = clientIp === undefined ? freshAddress() : clientIp;
   const allHeaders = {
     'content-type': 'application/json',
@@ -38,6 +43,7 @@ export async function enterRequest(client: Client, { role = 'anon', clientIp, he
             set_config('request.headers', $3, true)`,
     [role, JSON.stringify({ role }), JSON.stringify(allHeaders)],
   );
+  if (timezone) await client.query(`select set_config('timezone', $1, true)`, [timezone]);
 }
 
 export async function apiRequest(

@@ -5,7 +5,7 @@
  */
 import { DatabaseError } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { magicAddresses } from '../../mocks/handlers';
+import { allowedOrigins, magicAddresses } from '../../mocks/handlers';
 import { server } from '../../mocks/node';
 import { answers } from '../../mocks/postgrest';
 import { waitlistStore } from '../../mocks/waitlist-store';
@@ -23,10 +23,15 @@ afterEach(() => waitlistStore.reset());
 afterAll(() => server.close());
 
 /** What the browser's supabase-js call gets from the mock. */
-async function mockAnswer(email: string | null): Promise<HttpAnswer> {
+async function mockAnswer(email: string | null, origin?: string): Promise<HttpAnswer> {
   const response = await fetch(MOCK_URL, {
     method: 'POST',
-    headers: { apikey: 'mock-publishable-key', 'Content-Type': 'application/json', 'Content-Profile': 'public' },
+    headers: {
+      apikey: 'mock-publishable-key',
+      'Content-Type': 'application/json',
+      'Content-Profile': 'public',
+      ...(origin ? { Origin: origin } : {}),
+    },
     body: JSON.stringify({ email }),
   });
   const text = await response.text();
@@ -120,5 +125,27 @@ describe('the mock answers as Supabase does', () => {
     const actual = await realAnswer(real(email));
     expect(actual).toEqual(expected);
     expect(await mockAnswer(email)).toEqual(actual);
+  });
+});
+
+describe('the mock answers a page on another website as Supabase does', () => {
+  const SITE = 'https://coming-soon.example';
+  beforeAll(async () => {
+    await db.owner.query('insert into private.allowed_origins (origin) values ($1)', [SITE]);
+    allowedOrigins.add(SITE);
+  });
+  afterAll(async () => {
+    await db.owner.query('delete from private.allowed_origins');
+    allowedOrigins.clear();
+  });
+
+  it.each([
+    ['a foreign origin is refused', 'https://evil.example', 'contract-foreign@example.com', answers.foreignOrigin],
+    ["the site's own origin signs up", SITE, 'contract-own-site@example.com', CREATED],
+    ['no Origin (a server) signs up', undefined, 'contract-no-origin@example.com', CREATED],
+  ])('%s', async (_, origin, email, expected) => {
+    const actual = await realAnswer(insertEmail(db.api, email, { headers: origin ? { origin } : {} }));
+    expect(actual).toEqual(expected);
+    expect(await mockAnswer(email, origin)).toEqual(actual);
   });
 });

@@ -61,7 +61,7 @@ async function runFile(client: pg.Client, path: string): Promise<void> {
  * migration's `create extension if not exists pg_cron` finds it and schedules the job.
  */
 const enableCron = `
-  create extension if not exists pg_cron;
+  create extension if not exists pg_cron with schema pg_catalog;
   grant usage on schema cron to postgres;
   grant all on all tables in schema cron to postgres;
 `;

@@ -5,12 +5,13 @@
  */
 import type { Client } from 'pg';
 
-export type Scope = 'ipv4' | 'ipv6/64' | 'ipv6/48' | 'unknown';
+export type Scope = 'ipv4' | 'ipv6/64' | 'ipv6/48' | 'unknown' | 'all';
 export type Window = 'per_10_minutes' | 'per_day';
 
 export const SHIPPED_LIMITS = [
+  { scope: 'all', per_10_minutes: 30000, per_day: 100000 },
   { scope: 'ipv4', per_10_minutes: 200, per_day: 1000 },
-  { scope: 'ipv6/48', per_10_minutes: 200, per_day: 1000 },
+  { scope: 'ipv6/48', per_10_minutes: 3200, per_day: 16000 },
   { scope: 'ipv6/64', per_10_minutes: 200, per_day: 1000 },
   { scope: 'unknown', per_10_minutes: 10000, per_day: 1440000 },
 ];
@@ -34,14 +35,16 @@ export async function restoreShippedLimits(owner: Client) {
 export async function setClock(owner: Client, at: string) {
   await owner.query(
     `create or replace function private.signup_clock() returns timestamptz language sql stable
-     as $$ select timestamptz '${new Date(at).toISOString()}' $$`,
+     set search_path = '' as $$ select timestamptz '${new Date(at).toISOString()}' $$`,
   );
+  // What the upkeep job does for the real clock: the day's secret exists before any request.
+  await owner.query(`select private.signup_secret(date_trunc('day', $1::timestamptz, 'UTC'))`, [at]);
 }
 
 /** Back to the request's own time, and away with what the stopped clock counted. */
 export async function restoreClock(owner: Client) {
   await owner.query(
-    `create or replace function private.signup_clock() returns timestamptz language sql stable as $$ select now() $$`,
+    `create or replace function private.signup_clock() returns timestamptz language sql stable set search_path = '' as $$ select now() $$`,
   );
   await owner.query(`delete from private.signup_counts where slot_end > now() + interval '1 day'`);
   await owner.query(`delete from private.signup_secrets where day_end > now() + interval '1 day'`);

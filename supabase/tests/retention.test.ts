@@ -15,13 +15,13 @@ describe('retention of the abuse guard counters', () => {
       throw new Error('pg_cron is not installed: apt-get install -y postgresql-<major>-cron (CI installs it).');
     }
     const { rows: jobs } = await db.owner.query(
-      `select jobname, schedule, command, database, username, active from cron.job`,
+      `select jobname, schedule, command, database, username, active from cron.job where jobname = 'waitlist-signup-guard-upkeep'`,
     );
     expect(jobs).toEqual([
       {
-        jobname: 'waitlist-forget-expired-signups',
+        jobname: 'waitlist-signup-guard-upkeep',
         schedule: '* * * * *',
-        command: 'select private.forget_expired_signups()',
+        command: 'select private.forget_expired_signups(), private.prepare_signup_secrets()',
         database: 'waitlist',
         username: 'postgres',
         active: true,
@@ -40,7 +40,7 @@ describe('retention of the abuse guard counters', () => {
 
   it("the job's command deletes every counter and secret whose slot is over, and nothing else", async () => {
     const { rows: jobs } = await db.owner.query(
-      `select command from cron.job where jobname = 'waitlist-forget-expired-signups'`,
+      `select command from cron.job where jobname = 'waitlist-signup-guard-upkeep'`,
     );
     await db.owner.query(
       `insert into private.signup_counts (network, slot_start, slot_end, signups) values
@@ -70,6 +70,34 @@ describe('retention of the abuse guard counters', () => {
     expect(expired.rows[0].n).toBe(0);
     await db.owner.query(`delete from private.signup_counts where network in ('\\x03', '\\x04')`);
     await db.owner.query(`delete from private.signup_secrets where secret = '\\x06'`);
+  });
+
+  it("purges our jobs' run history older than a day, every day, and leaves other jobs' alone", async () => {
+    const { rows: jobs } = await db.owner.query(
+      `select schedule, command from cron.job where jobname = 'waitlist-purge-job-history'`,
+    );
+    expect(jobs).toHaveLength(1);
+    expect(jobs[0].schedule).toBe('30 3 * * *');
+    const ours = (await db.owner.query(`select jobid from cron.job where jobname = 'waitlist-signup-guard-upkeep'`))
+      .rows[0].jobid;
+    await db.owner.query(
+      `insert into cron.job_run_details (jobid, runid, status, start_time, end_time) values
+         ($1, 900001, 'succeeded', now() - interval '2 days', now() - interval '2 days'),
+         ($1, 900002, 'succeeded', now() - interval '1 hour', now() - interval '1 hour'),
+         (424242, 900003, 'succeeded', now() - interval '2 days', now() - interval '2 days')`,
+      [ours],
+    );
+    await db.owner.query(jobs[0].command);
+    const { rows } = await db.owner.query(
+      `select runid from cron.job_run_details where runid between 900001 and 900003 order by runid`,
+    );
+    expect(rows.map((row) => Number(row.runid))).toEqual([900002, 900003]);
+    const { rows: old } = await db.owner.query(
+      `select count(*)::int as n from cron.job_run_details d join cron.job j using (jobid)
+       where j.jobname like 'waitlist-%' and d.end_time < now() - interval '1 day'`,
+    );
+    expect(old[0].n).toBe(0);
+    await db.owner.query(`delete from cron.job_run_details where runid between 900001 and 900003`);
   });
 
   it('applies every migration where pg_cron cannot be enabled, warning that nothing schedules the cleanup', async () => {

@@ -14,13 +14,13 @@ describe('checkEmail (docs/product.md §5)', () => {
     expect(checkEmail(input)).toEqual({ ok: false, problem: 'invalid' });
   });
 
-  it('refuses every control (Cc) and invisible formatting (Cf) character inside an address', () => {
-    const invisible = /\p{Cc}|\p{Cf}/u;
+  it('refuses every control, invisible formatting, default-ignorable or blank character inside an address', () => {
+    const invisible = /[\u{16FE4}\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u{1D159}]/u;
     const codePoints = Array.from({ length: 0x110000 }, (_, i) => i)
       .filter((c) => c < 0xd800 || c > 0xdfff)
       .filter((c) => invisible.test(String.fromCodePoint(c)));
     expect(codePoints).toEqual(
-      expect.arrayContaining([0x00, 0x1b, 0x7f, 0x85, 0xad, 0x200b, 0x200e, 0x202e, 0x2066, 0xfeff]),
+      expect.arrayContaining([0x00, 0x1b, 0x7f, 0x85, 0xad, 0x200b, 0x200e, 0x202e, 0x2066, 0xfeff, 0x34f, 0x115f]),
     );
     const accepted = codePoints.filter((c) => checkEmail(`ad${String.fromCodePoint(c)}a@example.com`).ok);
     expect(accepted).toEqual([]);

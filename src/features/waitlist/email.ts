@@ -1,9 +1,13 @@
 /**
- * docs/product.md §5: text, then @, then text, then a dot, then text, with no spaces — and no control
- * (Unicode Cc) or invisible formatting (Cf) characters, which make one address look like
- * another. The database's waiting_list_email_format check refuses exactly the same characters.
+ * docs/product.md §5: text, then @, then text, then a dot, then text, with no spaces, and nothing
+ * that draws nothing: no control (Unicode Cc), invisible formatting (Cf) or default-ignorable
+ * character (Default_Ignorable_Code_Point: variation selectors, Hangul fillers, ...), nor a blank
+ * symbol that is none of these (U+2800 braille blank, U+16FE4 Khitan filler, U+1D159 null
+ * notehead). Such characters make one address look like another, or like nothing. The database's
+ * waiting_list_email_format check refuses exactly the same characters.
  */
-export const EMAIL_SHAPE = /^[^\s@\p{Cc}\p{Cf}]+@[^\s@\p{Cc}\p{Cf}]+\.[^\s@\p{Cc}\p{Cf}]+$/u;
+const NOT_PART = String.raw`\u{16FE4}\s@\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u{1D159}`;
+export const EMAIL_SHAPE = new RegExp(`^[^${NOT_PART}]+@[^${NOT_PART}]+\\.[^${NOT_PART}]+$`, 'u');
 
 /** RFC 5321's limit on a forward path; the database enforces the same. */
 export const EMAIL_MAX_LENGTH = 254;

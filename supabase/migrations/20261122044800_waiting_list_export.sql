@@ -4,6 +4,10 @@
 -- The stored address stays as typed; only the export is escaped. Run from a shell:
 --   psql "$DATABASE_URL" -c "\copy (select * from private.waiting_list_export) to 'waiting-list.csv' csv header"
 
+-- Each migration runs in one transaction; fail fast rather than queue behind a live lock.
+set local lock_timeout = '5s';
+set local statement_timeout = '60s';
+
 create function private.csv_cell(value text) returns text
   language sql immutable parallel safe
   set search_path = ''

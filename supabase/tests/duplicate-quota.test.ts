@@ -1,0 +1,89 @@
+/**
+ * Asking about a listed address costs quota like a signup, although the refusal rolls the request
+ * back: the count lives in sequences, which no rollback undoes. The visitor still sees 409 23505.
+ */
+import { afterEach, describe, expect, it } from 'vitest';
+import { answers } from '../../mocks/postgrest';
+import { insertEmail, refusal, type RequestContext } from './api-request';
+import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
+import { postgrestAnswer } from './postgrest-answer';
+import { useDatabase } from './use-database';
+
+const db = useDatabase();
+const LISTED = 'taken@example.com';
+let tag = 0;
+const email = () => `dup-quota-${(tag += 1)}@example.com`;
+const answer = async (address: string, context: RequestContext) => {
+  try {
+    await insertEmail(db.api, address, context);
+    return 'added';
+  } catch (error) {
+    return postgrestAnswer(await refusal(Promise.reject(error)));
+  }
+};
+
+afterEach(async () => {
+  await restoreShippedLimits(db.owner);
+  await restoreClock(db.owner);
+});
+
+describe('duplicate attempts', () => {
+  it('use up the network’s 10-minute quota, each answered 409 23505 until it is spent', async () => {
+    await setClock(db.owner, '2099-06-01T10:00:00Z');
+    await setLimit(db.owner, 'ipv4', 'per_10_minutes', 3);
+    const prober = { clientIp: '203.0.113.170' };
+    expect(await answer(email(), prober)).toBe('added');
+    expect(await answer(LISTED, prober)).toEqual(answers.duplicate);
+    expect(await answer(LISTED.toUpperCase(), prober)).toEqual(answers.duplicate);
+    expect(await answer(LISTED, prober)).toEqual(answers.overSignupLimit);
+    expect(await answer(email(), prober)).toEqual(answers.overSignupLimit);
+    // Another network, even in the same request pattern, is untouched.
+    expect(await answer(LISTED, { clientIp: '203.0.113.171' })).toEqual(answers.duplicate);
+    // The next slot gives the prober a fresh 10-minute quota.
+    await setClock(db.owner, '2099-06-01T10:10:00Z');
+    expect(await answer(LISTED, prober)).toEqual(answers.duplicate);
+  });
+
+  it('use up the day too, for every network a request counts against (IPv6: its /64 and /48)', async () => {
+    await setClock(db.owner, '2099-06-02T10:00:00Z');
+    await setLimit(db.owner, 'ipv6/48', 'per_day', 2);
+    expect(await answer(LISTED, { clientIp: '2001:db8:dd:1::1' })).toEqual(answers.duplicate);
+    await setClock(db.owner, '2099-06-02T15:00:00Z');
+    expect(await answer(LISTED, { clientIp: '2001:db8:dd:2::1' })).toEqual(answers.duplicate);
+    expect(await answer(email(), { clientIp: '2001:db8:dd:3::1' })).toEqual(answers.overSignupLimit);
+    expect(await answer(email(), { clientIp: '2001:db8:ee:3::1' })).toBe('added');
+  });
+
+  it('cost quota under every request: 200 duplicates per address per 10 minutes is the most a prober learns', async () => {
+    await setClock(db.owner, '2099-06-03T10:00:00Z');
+    const prober = { clientIp: '198.51.100.170' };
+    const answers409 = [];
+    for (let i = 0; i < 201; i += 1) answers409.push(await answer(LISTED, prober));
+    expect(answers409.filter((a) => typeof a !== 'string' && a.status === 409)).toHaveLength(200);
+    expect(answers409[200]).toEqual(answers.overSignupLimit);
+  });
+
+  it('are refused (429), not free, on a day whose secret the upkeep job has not prepared', async () => {
+    await setClock(db.owner, '2099-06-04T10:00:00Z');
+    await db.owner.query(`delete from private.signup_secrets where day_start = '2099-06-04T00:00:00Z'`);
+    const network = { clientIp: '203.0.113.172' };
+    expect(await answer(LISTED, network)).toEqual(answers.overSignupLimit);
+    expect(await answer(email(), network)).toBe('added'); // a signup commits the day's secret
+    expect(await answer(LISTED, network)).toEqual(answers.duplicate);
+  });
+});
+
+describe('duplicate attempts from more networks than the table holds', () => {
+  it('are still counted all together against the all scope', async () => {
+    await setClock(db.owner, '2099-06-05T10:00:00Z');
+    await setLimit(db.owner, 'all', 'per_10_minutes', 300);
+    let duplicates = 0;
+    for (let i = 0; i < 300; i += 1) {
+      const result = await answer(LISTED, { clientIp: `10.99.${i >> 8}.${i & 255}` });
+      if (result !== 'added' && result.status === 409) duplicates += 1;
+    }
+    expect(duplicates).toBe(300); // each network asked once: within its own quota
+    expect(await answer(LISTED, { clientIp: '10.98.0.1' })).toEqual(answers.overSignupLimit);
+    expect(await answer(email(), { clientIp: '10.98.0.2' })).toEqual(answers.overSignupLimit);
+  });
+});
