@@ -12,7 +12,7 @@ const env: CheckedEnv = { hsts: 'this-host' };
 
 export default defineConfig({
   // `vite build` writes the finished site to dist/: pages prerendered, stylesheet inlined,
-  // security headers for the hosts, no mock code (see the README, "The production build").
+  // security headers for the hosts, no mock code (docs/architecture.md).
   plugins: [
     envCheck(env),
     react(),

@@ -1,5 +1,5 @@
 /**
- * Early submits (README, "Early submits"), as a visitor on a slow phone meets them: the network
+ * Early submits (docs/architecture.md, "Early submits"), as a visitor on a slow phone meets them: the network
  * throttled through Chromium's DevTools protocol, the CPU slowed, typing at human speed. The
  * form's code is held back until the visitor has submitted, so every test here exercises the
  * early path for certain; then it is released and the outcome must be the product's (docs/product.md §5, §8).

@@ -63,7 +63,7 @@ export const inlineElements = (pages: string[]): Inline => ({
   scripts: pages.flatMap((html) => inlineTexts(html, 'script')),
 });
 
-/** Strict-Transport-Security: two years; `includeSubDomains; preload` only when asked for (README). */
+/** Strict-Transport-Security: two years; `includeSubDomains; preload` only when asked for (docs/deploy.md, "HSTS"). */
 export type Hsts = 'preload' | 'this-host';
 
 /** Hash sources, sorted: the policy does not depend on the order the pages were written in. */

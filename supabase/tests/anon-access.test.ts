@@ -85,7 +85,7 @@ describe('with the service key, as service_role', () => {
  * Schema private: the abuse guard, the duplicate keys, the export. Every object in it is listed
  * from the catalog at run time, so an object a later migration adds is covered without editing
  * this file. No API role may reach any of them: not the public key's roles, and not service_role
- * either (the owner's side runs as postgres; supabase/README.md, "What the public key can and
+ * either (the owner's side runs as postgres; supabase/security.md, "What the public key can and
  * cannot do").
  */
 describe('schema private, every object in it', () => {

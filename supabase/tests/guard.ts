@@ -16,7 +16,7 @@ export const SHIPPED_LIMITS = [
   { scope: 'unknown', per_10_minutes: 10000, per_day: 1440000 },
 ];
 
-/** The statement supabase/README.md documents, e.g. update ... set per_10_minutes = 300 where scope = 'ipv4'. */
+/** The statement supabase/security.md documents, e.g. update ... set per_10_minutes = 300 where scope = 'ipv4'. */
 export async function setLimit(owner: Client, scope: Scope, window: Window, value: number) {
   await owner.query(`update private.signup_limits set ${window} = $1 where scope = $2`, [value, scope]);
 }

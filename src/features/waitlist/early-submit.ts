@@ -3,7 +3,7 @@ import { buttonLabels } from './button-labels';
 import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from './dom-ids';
 
 /**
- * Submits that come before the form's code (README, "Early submits"). The page's first script
+ * Submits that come before the form's code (docs/architecture.md, "Early submits"). The page's first script
  * calls holdEarlySubmits(): from then on a submit of the form is never a native submission and
  * never lost. Until the form's code connects, a submit is held — shown as sending at once when
  * the address passes the client checks — and connecting hands it over, to be handled exactly as

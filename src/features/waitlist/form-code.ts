@@ -8,7 +8,7 @@ let attempt: Promise<void> | undefined;
  * soon as it has arrived; supabase-js comes alongside (the insert waits for it). A no-op while
  * a fetch is under way or done. A failed fetch of the island (a flaky connection, a deploy that
  * replaced the chunk) is never final: a held submit is given back with the 'Error' message, and
- * the next submit or interaction tries again (README, "Early submits"). A failed fetch of
+ * the next submit or interaction tries again (docs/architecture.md, "Early submits"). A failed fetch of
  * supabase-js is retried by the insert itself, which answers 'Error' if it fails again.
  */
 export function loadFormCode(): void {
