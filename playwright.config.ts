@@ -80,6 +80,8 @@ export default defineConfig<{ mockLayer: MockLayer }>({
     },
     {
       command: 'tsx e2e/nginx-server.ts',
+      // A signal it can act on (Playwright's default is SIGKILL): it stops nginx and removes its temp folder.
+      gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
       url: `http://127.0.0.1:${NGINX_PORT}`,
       reuseExistingServer: false,
       timeout: 180_000,

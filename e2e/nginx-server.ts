@@ -9,7 +9,7 @@
  * Usage: tsx e2e/nginx-server.ts
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { nginxHeadersPath } from '../vite/header-files';
@@ -80,4 +80,7 @@ const child = spawn(nginx, ['-p', dir, '-e', join(dir, 'error.log'), '-c', join(
   stdio: 'inherit',
 });
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => child.kill('SIGQUIT'));
-child.on('exit', (code) => process.exit(code ?? 0));
+child.on('exit', (code) => {
+  rmSync(dir, { recursive: true, force: true }); // the config, the key, the logs of this run
+  process.exit(code ?? 0);
+});
