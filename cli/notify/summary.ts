@@ -1,0 +1,33 @@
+import type pg from 'pg';
+import { say } from '../terminal.ts';
+import { failures, tally, type Tally } from './journal.ts';
+
+export type Summary = Tally & {
+  campaign: string;
+  sentNow: number;
+  doNotEmail: number;
+  failures: { detail: string; n: number }[];
+};
+
+export async function summarize(db: pg.Pool, campaign: string, sentNow: number): Promise<Summary> {
+  const { rows } = await db.query<{ n: number }>(
+    'select count(*)::int as n from public.waiting_list where not private.may_email(email, created_at)',
+  );
+  return {
+    campaign,
+    sentNow,
+    ...(await tally(db, campaign)),
+    doNotEmail: rows[0].n,
+    failures: await failures(db, campaign),
+  };
+}
+
+export function printSummary(s: Summary): void {
+  say(`Campaign "${s.campaign}":`);
+  say(`  sent: ${s.sentNow} in this run, ${s.sent} in all`);
+  say(`  skipped: ${s.doNotEmail} on the do-not-email list, ${s.skipped} erased or suppressed after being queued`);
+  say(`  failed: ${s.failed} refused for good (5xx), now on the do-not-email list`);
+  for (const { detail, n } of s.failures) say(`    ${n} × ${detail}`);
+  say(`  uncertain: ${s.sending} (handed to the SMTP server when a run stopped; --resend-uncertain sends them again)`);
+  say(`  left to send: ${s.pending}${s.pending ? ' (refused for now: run again later)' : ''}`);
+}
