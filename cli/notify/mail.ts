@@ -14,13 +14,18 @@ export function smtpTransport(connections: number): Transporter {
 /** "Name <a@b.example>" → "a@b.example". */
 const bareAddress = (address: string) => /<([^<>]+)>\s*$/.exec(address)?.[1] ?? address.trim();
 
-/** One recipient alone in To; unsubscribing is a reply to the reply address. */
+/**
+ * One recipient alone in To; unsubscribing is a reply to the reply address. The address goes as
+ * an object: a string would be parsed as a list ("a,b@example.com" is two), an object is quoted
+ * for SMTP as needed ("a,b"@example.com).
+ */
 export function message(letter: Letter, to: string) {
+  const recipient = { name: '', address: to };
   return {
     from: letter.from,
     replyTo: letter.replyTo,
-    to: { name: '', address: to },
-    envelope: { from: letter.from, to: [to] },
+    to: recipient,
+    envelope: { from: bareAddress(letter.from), to: [recipient] },
     subject: letter.subject,
     text: letter.text,
     ...(letter.html ? { html: letter.html } : {}),

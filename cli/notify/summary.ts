@@ -11,7 +11,10 @@ export type Summary = Tally & {
 
 export async function summarize(db: pg.Pool, campaign: string, sentNow: number): Promise<Summary> {
   const { rows } = await db.query<{ n: number }>(
-    'select count(*)::int as n from public.waiting_list where not private.may_email(email, created_at)',
+    `select count(*)::int as n from public.waiting_list w where not private.may_email(w.email, w.created_at)
+       and not exists (select from private.notify_journal j
+                       where j.campaign = $1 and j.address_hash = private.address_hash(w.email))`,
+    [campaign],
   );
   return {
     campaign,

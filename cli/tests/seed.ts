@@ -1,4 +1,5 @@
 /** The seeded list: the shared address table's valid addresses, and a few an export must not touch. */
+import { domainToUnicode } from 'node:url';
 import type { Client } from 'pg';
 import { checkEmail } from '../../src/features/waitlist/email';
 import { emailExamples } from '../../src/features/waitlist/email-examples';
@@ -19,4 +20,14 @@ export async function seed(owner: Client, addresses = seededAddresses()): Promis
       [email],
     );
   }
+}
+
+/**
+ * How the test SMTP server reports a stored address it received: smtp-server shows the domain
+ * lowercased and in Unicode, and a local part that is not a dot-atom arrives quoted.
+ */
+export function onTheWire(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  return `${/[,]/.test(local) ? `"${local}"` : local}@${domainToUnicode(email.slice(at + 1).toLowerCase())}`;
 }
