@@ -9,9 +9,8 @@ export function countCommand(): Command {
     .action(async (options: { json?: boolean }) => {
       const { rows } = await withDatabase((db) =>
         db.query<{ addresses: number; may_email: number }>(
-          `select count(*)::int as addresses,
-                  count(*) filter (where private.may_email(email, created_at))::int as may_email
-           from public.waiting_list`,
+          `select (select count(*)::int from public.waiting_list) as addresses,
+                  (select count(*)::int from private.mailable_signups) as may_email`,
         ),
       );
       const [{ addresses, may_email: mayEmail }] = rows;

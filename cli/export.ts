@@ -46,10 +46,10 @@ export function exportCommand(): Command {
     )
     .action(async (options: { all?: boolean; for?: string }) => {
       const email = options.for === 'spreadsheet' ? 'private.csv_cell(email)' : 'email';
-      const where = options.all ? '' : 'where private.may_email(email, created_at)';
+      const from = options.all ? 'public.waiting_list' : 'private.mailable_signups';
       const sql = `copy (select ${email} as email,
                     to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as signed_up_at
-                  from public.waiting_list ${where} order by created_at, id) to stdout with (format csv, header)`;
+                  from ${from} order by created_at, id) to stdout with (format csv, header)`;
       await withDatabase(async (db) => {
         // A bar on a terminal only: a script reading stderr gets no chatter.
         const bar = process.stderr.isTTY

@@ -40,10 +40,9 @@ function letterOf(options: Options): Letter {
 async function dryRun(options: Options, letter: Letter): Promise<void> {
   const waiting = await withDatabase(async (db) => {
     const { rows } = await db.query<{ n: number }>(
-      `select count(*)::int as n from public.waiting_list w
-       where private.may_email(w.email, w.created_at) and not exists (
+      `select count(*)::int as n from private.mailable_signups m where not exists (
          select from private.notify_journal j
-         where j.campaign = $1 and j.address_hash = private.address_hash(w.email) and j.state <> 'pending')`,
+         where j.campaign = $1 and j.address_hash = m.address_hash and j.state <> 'pending')`,
       [options.campaign],
     );
     return rows[0].n;

@@ -13,8 +13,7 @@ export async function enqueue(db: Queryable, campaign: string): Promise<void> {
   await db.query(
     `insert into private.notify_journal (campaign, address_hash, signup_id)
      select distinct on (address_hash) $1, address_hash, id
-     from (select private.address_hash(email) as address_hash, id from public.waiting_list
-           where private.may_email(email, created_at)) listed
+     from private.mailable_signups
      order by address_hash, id
      on conflict (campaign, address_hash) do update set signup_id = excluded.signup_id
        where notify_journal.state = 'pending'`,
@@ -24,8 +23,7 @@ export async function enqueue(db: Queryable, campaign: string): Promise<void> {
     `update private.notify_journal j set state = 'skipped', changed_at = now(),
        detail = case when j.signup_id is null then 'erased' else 'do-not-email' end
      where j.campaign = $1 and j.state = 'pending'
-       and (j.signup_id is null or not exists (select from public.waiting_list w
-                                               where w.id = j.signup_id and private.may_email(w.email, w.created_at)))`,
+       and (j.signup_id is null or not exists (select from private.mailable_signups m where m.id = j.signup_id))`,
     [campaign],
   );
 }

@@ -17,7 +17,7 @@ const strict = (csv: string) =>
 
 async function mayEmail(): Promise<string[][]> {
   const { rows } = await db.owner.query(
-    `select email, ${UTC} as at from public.waiting_list where private.may_email(email, created_at) order by created_at, id`,
+    `select email, ${UTC} as at from private.mailable_signups order by created_at, id`,
   );
   return rows.map((row) => [row.email, row.at]);
 }

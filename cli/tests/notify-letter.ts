@@ -26,10 +26,14 @@ export function letterArgs(campaign: string): string[] {
   ];
 }
 
+/**
+ * Two addresses the form accepts are not valid in SMTP (RFC 5321): a domain ending in a dot, and
+ * the 254-character one, whose local part is over 64 octets. The server refuses them (501).
+ */
+export const unsendable = (email: string) => email.endsWith('.') || email.split('@')[0].length > 64;
+
 /** The addresses a full send must reach: the list minus the do-not-email list. */
 export async function recipients(owner: Client): Promise<string[]> {
-  const { rows } = await owner.query(
-    'select email from public.waiting_list where private.may_email(email, created_at) order by email',
-  );
+  const { rows } = await owner.query('select email from private.mailable_signups order by email');
   return rows.map((row) => row.email);
 }

@@ -20,6 +20,7 @@ export type Inbox = {
 };
 
 export async function startInbox(): Promise<Inbox> {
+  let answering = 0;
   const inbox: Inbox = {
     url: '',
     accepted: [],
@@ -41,7 +42,8 @@ export async function startInbox(): Promise<Inbox> {
     },
     onData(stream, session: SMTPServerSession, callback) {
       const envelopeTo = session.envelope.rcptTo.map((r) => r.address);
-      if (inbox.accepted.length >= inbox.holdAfter) {
+      // Counted when the data starts, so two connections at once cannot both pass the limit.
+      if (answering++ >= inbox.holdAfter) {
         inbox.held += 1;
         stream.resume(); // read it, never answer
         return;

@@ -24,12 +24,16 @@ insert into private.owner_secret (secret)
 values (uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()));
 
 -- sha256(secret || key): without the secret, a hash cannot be tested against guessed addresses.
+-- Immutable and plain SQL, so PostgreSQL inlines it into the queries over the whole list.
+create function private.keyed_hash(secret bytea, address text) returns bytea
+  language sql immutable parallel safe
+  set search_path = ''
+  as $$ select sha256(secret || convert_to(private.email_key(address), 'UTF8')) $$;
+
 create function private.address_hash(address text) returns bytea
   language sql stable parallel safe
   set search_path = ''
-  as $$
-  select sha256(s.secret || convert_to(private.email_key(address), 'UTF8')) from private.owner_secret s
-$$;
+  as $$ select private.keyed_hash(s.secret, address) from private.owner_secret s $$;
 comment on function private.address_hash(text) is
   'The keyed hash of an address, the same for every letter case and Unicode form (private.email_key).';
 
@@ -42,16 +46,17 @@ comment on table private.do_not_email is
   'Addresses never to export or email, as private.address_hash(). An ''erased'' entry yields to a '
   'signup made after it (a new consent); the others always apply.';
 
--- May this signup be exported or emailed? Used by `waitlist export` and `waitlist notify`.
-create function private.may_email(address text, signed_up_at timestamptz) returns boolean
-  language sql stable parallel safe
-  set search_path = ''
-  as $$
-  select not exists (
-    select from private.do_not_email d
-    where d.address_hash = private.address_hash(address)
-      and not (d.reason = 'erased' and signed_up_at > d.added_at))
-$$;
+-- The signups that may be exported and emailed, with their hash: `waitlist export` and `notify`
+-- read this. security_invoker: it never shows the list to a role that may not read the table.
+create view private.mailable_signups with (security_invoker = true) as
+  select w.id, w.email, w.created_at, h.address_hash
+  from public.waiting_list w
+  cross join private.owner_secret s
+  cross join lateral (select private.keyed_hash(s.secret, w.email) as address_hash) h
+  left join private.do_not_email d on d.address_hash = h.address_hash
+  where d.address_hash is null or (d.reason = 'erased' and w.created_at > d.added_at);
+comment on view private.mailable_signups is
+  'public.waiting_list without the do-not-email list (an erased address that signed up again is back).';
 
 -- One row per campaign and address: the primary key is what makes a message go at most once.
 -- pending -> sending (committed before the SMTP server gets it) -> sent | failed | skipped.
@@ -77,4 +82,5 @@ revoke all on table private.owner_secret, private.do_not_email, private.notify_j
   from public, anon, authenticated, service_role;
 revoke all on table private.allowed_origins from public, anon, authenticated, service_role;
 revoke all on function private.address_hash(text) from public;
-revoke all on function private.may_email(text, timestamptz) from public;
+revoke all on function private.keyed_hash(bytea, text) from public;
+revoke all on table private.mailable_signups from public, anon, authenticated, service_role;
