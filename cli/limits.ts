@@ -45,7 +45,10 @@ export function limitsCommand(): Command {
           .rows;
         return { limits, origins: origins.map((row) => row.origin) };
       });
-      if (options.json) return json({ limits, allowedOrigins: origins });
+      if (options.json) {
+        json({ limits, allowedOrigins: origins });
+        return;
+      }
       const rows = limits.map((l) => [l.scope, String(l.per_10_minutes), String(l.per_day), l.applies_to]);
       for (const line of table(['scope', 'per 10 minutes', 'per day', 'applies to'], rows)) out(line);
       out();

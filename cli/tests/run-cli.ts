@@ -5,7 +5,8 @@ import { inject } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 // Node ≥ 22.18 runs TypeScript itself; older Node through tsx.
-const LOADER = process.features.typescript ? [] : ['--import', 'tsx'];
+// (@types/node 20 does not know process.features.typescript yet.)
+const LOADER = (process.features as { typescript?: string | false }).typescript ? [] : ['--import', 'tsx'];
 
 export type Result = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
