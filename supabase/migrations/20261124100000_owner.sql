@@ -24,7 +24,6 @@ insert into private.owner_secret (secret)
 values (uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()));
 
 -- sha256(secret || key): without the secret, a hash cannot be tested against guessed addresses.
--- Immutable and plain SQL, so PostgreSQL inlines it into the queries over the whole list.
 create function private.keyed_hash(secret bytea, address text) returns bytea
   language sql immutable parallel safe
   set search_path = ''
@@ -46,15 +45,63 @@ comment on table private.do_not_email is
   'Addresses never to export or email, as private.address_hash(). An ''erased'' entry yields to a '
   'signup made after it (a new consent); the others always apply.';
 
--- The signups that may be exported and emailed, with their hash: `waitlist export` and `notify`
--- read this. security_invoker: it never shows the list to a role that may not read the table.
+-- Every signup's keyed hash, kept by triggers like private.waiting_list_keys, so matching the
+-- list against the do-not-email list hashes nothing at export or send time.
+create table private.signup_hashes (
+  id bigint primary key references public.waiting_list (id) on delete cascade on update cascade,
+  address_hash bytea not null
+);
+create index signup_hashes_address_hash_idx on private.signup_hashes (address_hash);
+comment on table private.signup_hashes is
+  'private.address_hash(email) of every row of public.waiting_list; deleted with the row.';
+insert into private.signup_hashes (id, address_hash)
+select id, private.address_hash(email) from public.waiting_list;
+
+create function private.hash_new_signups() returns trigger
+  language plpgsql security definer
+  set search_path = ''
+  as $$
+begin
+  insert into private.signup_hashes (id, address_hash) select id, private.address_hash(email) from new_rows;
+  return null;
+end;
+$$;
+
+create function private.rehash_changed_signups() returns trigger
+  language plpgsql security definer
+  set search_path = ''
+  as $$
+begin
+  update private.signup_hashes h set address_hash = private.address_hash(n.email)
+  from new_rows n where h.id = n.id;
+  return null;
+end;
+$$;
+
+create trigger hash_new_signups
+  after insert on public.waiting_list
+  referencing new table as new_rows
+  for each statement
+  execute function private.hash_new_signups();
+
+create trigger rehash_changed_signups
+  after update on public.waiting_list
+  referencing new table as new_rows
+  for each statement
+  execute function private.rehash_changed_signups();
+
+-- The signups that may be exported and emailed: `waitlist export` and `notify` read this. The
+-- do-not-email list is small, so the excluded ids are one hashed set. security_invoker: it never
+-- shows the list to a role that may not read the table.
 create view private.mailable_signups with (security_invoker = true) as
-  select w.id, w.email, w.created_at, h.address_hash
+  select w.id, w.email, w.created_at
   from public.waiting_list w
-  cross join private.owner_secret s
-  cross join lateral (select private.keyed_hash(s.secret, w.email) as address_hash) h
-  left join private.do_not_email d on d.address_hash = h.address_hash
-  where d.address_hash is null or (d.reason = 'erased' and w.created_at > d.added_at);
+  where w.id not in (
+    select h.id
+    from private.do_not_email d
+    join private.signup_hashes h on h.address_hash = d.address_hash
+    join public.waiting_list l on l.id = h.id
+    where not (d.reason = 'erased' and l.created_at > d.added_at));
 comment on view private.mailable_signups is
   'public.waiting_list without the do-not-email list (an erased address that signed up again is back).';
 
@@ -83,4 +130,7 @@ revoke all on table private.owner_secret, private.do_not_email, private.notify_j
 revoke all on table private.allowed_origins from public, anon, authenticated, service_role;
 revoke all on function private.address_hash(text) from public;
 revoke all on function private.keyed_hash(bytea, text) from public;
+revoke all on function private.hash_new_signups() from public;
+revoke all on function private.rehash_changed_signups() from public;
+revoke all on table private.signup_hashes from public, anon, authenticated, service_role;
 revoke all on table private.mailable_signups from public, anon, authenticated, service_role;
