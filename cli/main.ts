@@ -2,6 +2,7 @@
  * npm run waitlist -- <command>: the owner's side of the waiting list (docs/operations.md).
  * Exit status: 0 done, 1 failed or declined, 2 wrong usage or setup, 3 notify left something to send.
  */
+import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { countCommand } from './count.ts';
 import { dailyCommand } from './daily.ts';
@@ -11,6 +12,9 @@ import { limitsCommand } from './limits.ts';
 import { notifyCommand } from './notify.ts';
 import { suppressCommand } from './suppress.ts';
 import { Cancelled, EXIT, say, UsageError } from './terminal.ts';
+
+// DATABASE_URL and SMTP_URL may live in .env.local (git-ignored); the shell's values win.
+if (existsSync('.env.local')) process.loadEnvFile('.env.local');
 
 const program = new Command('waitlist')
   .description('Count, export, erase and email the waiting list. Connects with DATABASE_URL.')
