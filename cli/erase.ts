@@ -16,7 +16,7 @@ export function eraseCommand(): Command {
       'Erase one address (a data-subject erasure request): in any letter case or Unicode form, from everywhere ' +
         'it is stored. Only a keyed hash stays, on the do-not-email list, so no later send or export reaches it.',
     )
-    .argument('<address>', 'the address to erase')
+    .argument('<address>', 'the address to erase (one starting with - goes after --)')
     .option('-y, --yes', 'do not ask (for scripts)')
     .option('--json', 'print what was removed as JSON')
     .action(async (address: string, options: { yes?: boolean; json?: boolean }) => {

@@ -27,7 +27,7 @@ export function suppressCommand(): Command {
       'Put addresses on the do-not-email list without erasing them (an unsubscribe, a bounce): ' +
         'they are no longer exported or emailed. Stored as keyed hashes.',
     )
-    .argument('[address...]', 'addresses to suppress')
+    .argument('[address...]', 'addresses to suppress (one starting with - goes after --)')
     .option('--file <file>', "an email tool's unsubscribe or bounce export: CSV with an email column, or one per line")
     .addOption(
       new Option('--reason <reason>', 'recorded with each entry')
@@ -38,6 +38,12 @@ export function suppressCommand(): Command {
     .action(async (given: string[], options: { file?: string; reason: string; json?: boolean }) => {
       const addresses = [...given, ...(options.file ? addressesInFile(readFileSync(options.file, 'utf8')) : [])];
       if (!addresses.length) throw new UsageError('Name at least one address, or --file.');
+      const notAddresses = addresses.filter((address) => !address.includes('@'));
+      if (notAddresses.length) {
+        throw new UsageError(
+          `Not addresses (options go before "--"): ${notAddresses.map((a) => JSON.stringify(a)).join(', ')}`,
+        );
+      }
       const { rows } = await withDatabase((db) =>
         db.query<{ added: number; already: number }>(
           `with given as (select distinct private.address_hash(a) as address_hash from unnest($1::text[]) a),

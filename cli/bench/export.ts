@@ -18,6 +18,7 @@ try {
   for (let i = 0; i < RUNS; i += 1) {
     psql.push(await measure(join(info.binDir, 'psql'), ['-X', '-q', '-d', url, '-c', copy]));
     tool.push(await measure('sh', ['-c', `"${process.execPath}" "${MAIN}" export > "${csv}"`], { DATABASE_URL: url }));
+    console.error(`run ${i + 1}: psql ${psql[i].seconds} s, waitlist export ${tool[i].seconds} s`);
   }
   const floor = median(psql.map((r) => r.seconds));
   const ours = median(tool.map((r) => r.seconds));

@@ -18,7 +18,7 @@ export async function listOf(rows: number): Promise<{ cluster: Cluster; info: Co
      select 'bench-' || i || '@example.com', now() - i * interval '1 second' from generate_series(1, $1) i`,
     [rows],
   );
-  await owner.query('vacuum analyze public.waiting_list');
+  await owner.query('vacuum analyze');
   await owner.end();
   const url = `postgresql://postgres@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
   return { cluster, info, url };

@@ -99,6 +99,9 @@ describe('waitlist', () => {
     const exported = (await waitlist(['export'])).stdout;
     for (const gone of ['unsub-1@', 'unsub-2@', 'bounce-1@']) expect(exported).not.toContain(gone);
     expect((await waitlist(['export', '--all'])).stdout).toContain('unsub-1@example.com');
+    const misplaced = await waitlist(['suppress', '--', '-dash@example.com', '--reason', 'bounced']);
+    expect(misplaced).toMatchObject({ code: 2, stdout: '' });
+    expect(misplaced.stderr).toContain('Not addresses (options go before "--"): "--reason", "bounced"');
   });
 
   it('limits shows the table and the allowed origins, changes one scope, refuses an unknown one', async () => {
