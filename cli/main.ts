@@ -1,6 +1,6 @@
 /**
  * npm run waitlist -- <command>: the owner's side of the waiting list (docs/operations.md).
- * Exit status: 0 done, 1 failed or declined, 2 wrong usage or setup, 3 notify left something to send.
+ * Exit status: 0 done, 1 failed, stopped or declined, 2 wrong usage or setup, 3 notify left something to send.
  */
 import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';

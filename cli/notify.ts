@@ -82,6 +82,8 @@ async function run(options: Options, letter: Letter): Promise<number> {
     const summary = await summarize(db, options.campaign, done.sent);
     printSummary(summary);
     if (options.json) json(summary);
+    if (done.stopped) say(`Stopped early: ${done.stopped.message}`);
+    if (done.stopped) return EXIT.failed;
     return summary.pending + summary.sending === 0 ? EXIT.ok : EXIT.leftToSend;
   } finally {
     lock.release();

@@ -48,7 +48,7 @@ async function deliver(plan: SendPlan, to: string): Promise<{ kind: 'sent' } | {
   }
 }
 
-/** Sends to every pending address once; returns what this run did. Throws when the run must stop. */
+/** Sends to every pending address once; returns what this run did, and why it stopped early if it did. */
 export async function sendAll(plan: SendPlan) {
   const done = { sent: 0, failed: 0, deferred: 0 };
   const deferred: Buffer[] = []; // temporarily refused in this run: left pending for the next one
@@ -85,6 +85,5 @@ export async function sendAll(plan: SendPlan) {
   }
 
   await Promise.all(Array.from({ length: plan.connections }, sender));
-  if (stop) throw stop;
-  return done;
+  return { ...done, stopped: stop };
 }

@@ -92,6 +92,24 @@ describe('waitlist notify', () => {
     inbox.answerRcpt = () => undefined;
   });
 
+  it('stops after ten permanent refusals in a row: a server refusing everything is not ten bad addresses', async () => {
+    const started = (await db.owner.query('select now() as at')).rows[0].at;
+    inbox.answerRcpt = () => ({ code: 554, message: 'Daily sending quota exceeded' });
+    const { code, stderr } = await notify('refused', '--connections', '1');
+    inbox.answerRcpt = () => undefined;
+    expect(code).toBe(1);
+    expect(stderr).toContain('Stopped early: The SMTP server refused 10 addresses in a row');
+    const { rows } = await db.owner.query(
+      `select state, count(*)::int as n from private.notify_journal where campaign = 'refused' group by 1 order by 1`,
+    );
+    expect(rows).toEqual([
+      { state: 'failed', n: 10 },
+      { state: 'pending', n: expect.any(Number) },
+    ]);
+    // Put the ten back for the other tests: they were not bad addresses.
+    await db.owner.query(`delete from private.do_not_email where reason = 'bounced' and added_at >= $1`, [started]);
+  });
+
   it('--to sends one test message and records nothing', async () => {
     inbox.accepted.length = 0;
     const { code } = await notify('test-message', '--to', 'me@product.example');
