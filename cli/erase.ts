@@ -4,6 +4,9 @@ import { confirm, json, out, say } from './terminal.ts';
 
 type Found = { email: string; signed_up_at: string };
 
+/** The signups of $1 in any letter case and Unicode form (private.email_key), by their indexed keyed hash. */
+const SAME_ADDRESS = 'select id from private.signup_hashes where address_hash = private.address_hash($1)';
+
 /** What the database kept and the owner still holds elsewhere: printed after every erasure. */
 const BY_HAND = [
   'Still yours to clean by hand: the copy in your email tool (its contacts or audience), any CSV',
@@ -23,7 +26,7 @@ export function eraseCommand(): Command {
       await withDatabase(async (db) => {
         const { rows: found } = await db.query<Found>(
           `select email, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as signed_up_at
-           from public.waiting_list where private.email_key(email) = private.email_key($1)`,
+           from public.waiting_list where id in (${SAME_ADDRESS})`,
           [address],
         );
         if (found.length) for (const row of found) say(`Found ${row.email}, signed up ${row.signed_up_at}.`);
@@ -34,10 +37,7 @@ export function eraseCommand(): Command {
         try {
           // The key row (private.waiting_list_keys) goes with it: on delete cascade. The journal
           // keeps its keyed hash only, its signup_id set to null.
-          const removed = await db.query(
-            'delete from public.waiting_list where private.email_key(email) = private.email_key($1)',
-            [address],
-          );
+          const removed = await db.query(`delete from public.waiting_list where id in (${SAME_ADDRESS})`, [address]);
           await db.query(
             `insert into private.do_not_email (address_hash, reason) values (private.address_hash($1), 'erased')
              on conflict (address_hash) do update set reason = 'erased', added_at = now()`,
