@@ -50,12 +50,13 @@ export async function resendUncertain(db: Queryable, campaign: string): Promise<
 export async function claim(db: Queryable, campaign: string, deferred: Buffer[]): Promise<Claimed | null> {
   const { rows } = await db.query<Claimed>(
     `with next as (
-       select j.address_hash, w.email from private.notify_journal j join public.waiting_list w on w.id = j.signup_id
-       where j.campaign = $1 and j.state = 'pending' and j.address_hash <> all ($2::bytea[])
-       order by w.id limit 1 for update of j skip locked)
+       select address_hash from private.notify_journal
+       where campaign = $1 and state = 'pending' and signup_id is not null and address_hash <> all ($2::bytea[])
+       order by signup_id limit 1 for update skip locked)
      update private.notify_journal j set state = 'sending', attempts = j.attempts + 1, changed_at = now()
-     from next where j.campaign = $1 and j.address_hash = next.address_hash
-     returning j.address_hash as hash, next.email`,
+     from next, public.waiting_list w
+     where j.campaign = $1 and j.address_hash = next.address_hash and w.id = j.signup_id
+     returning j.address_hash as hash, w.email`,
     [campaign, deferred],
   );
   return rows[0] ?? null;

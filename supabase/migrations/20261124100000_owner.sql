@@ -120,7 +120,8 @@ create table private.notify_journal (
   changed_at timestamptz not null default now(),
   primary key (campaign, address_hash)
 );
-create index notify_journal_waiting_idx on private.notify_journal (campaign, state);
+-- The next pending row of a campaign, in signup order, without scanning the others.
+create index notify_journal_waiting_idx on private.notify_journal (campaign, state, signup_id);
 create index notify_journal_signup_idx on private.notify_journal (signup_id);
 comment on table private.notify_journal is
   'Who was sent which campaign, by keyed hash. detail: the SMTP reply of a failure, address removed.';
