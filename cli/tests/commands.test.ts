@@ -4,11 +4,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { useDatabase } from '../../supabase/tests/use-database';
+import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';
 
-const db = useDatabase();
+const db = useOwnDatabase('cli_commands');
 beforeAll(() => seed(db.owner));
 
 const UTC = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;

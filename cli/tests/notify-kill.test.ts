@@ -4,13 +4,13 @@
  * --resend-uncertain sends those two; a last run sends nothing. Every address gets one message.
  */
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
-import { useDatabase } from '../../supabase/tests/use-database';
 import { letterArgs, recipients, unsendable } from './notify-letter';
+import { useOwnDatabase } from './own-database';
 import { startCli, waitlist } from './run-cli';
 import { onTheWire, seed } from './seed';
 import { startInbox, type Inbox } from './smtp';
 
-const db = useDatabase();
+const db = useOwnDatabase('cli_notify_kill');
 const CAMPAIGN = 'killed';
 const DELIVERED_BEFORE_KILL = 5;
 let inbox: Inbox;

@@ -1,12 +1,12 @@
 /** notify against a real SMTP server on loopback: exactly once, retries, refusals, dry run. */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { useDatabase } from '../../supabase/tests/use-database';
 import { letterArgs, recipients, TEXT, unsendable } from './notify-letter';
+import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { onTheWire, seed } from './seed';
 import { startInbox, type Inbox } from './smtp';
 
-const db = useDatabase();
+const db = useOwnDatabase('cli_notify');
 let inbox: Inbox;
 beforeAll(async () => {
   await seed(db.owner);

@@ -1,7 +1,6 @@
 /** Runs `npm run waitlist -- …` as the owner would: a real child process against the test database. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
-import { inject } from 'vitest';
 
 const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 // Node ≥ 22.18 runs TypeScript itself; older Node through tsx.
@@ -10,17 +9,12 @@ const LOADER = (process.features as { typescript?: string | false }).typescript 
 
 export type Result = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
-export function databaseUrl(): string {
-  const { host, port, database } = inject('database');
-  return `postgresql://postgres@localhost/${database}?host=${encodeURIComponent(host)}&port=${port}`;
-}
-
 export function startCli(
   args: string[],
   env: Record<string, string> = {},
 ): { child: ChildProcess; done: Promise<Result> } {
   const child = spawn(process.execPath, [...LOADER, MAIN, ...args], {
-    env: { ...process.env, DATABASE_URL: databaseUrl(), ...env },
+    env: { ...process.env, ...env }, // DATABASE_URL: see own-database.ts
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: Buffer[] = [];

@@ -47,14 +47,14 @@ comment on table private.do_not_email is
 
 -- Every signup's keyed hash, kept by triggers like private.waiting_list_keys, so matching the
 -- list against the do-not-email list hashes nothing at export or send time.
-create table private.signup_hashes (
+create table private.waiting_list_hashes (
   id bigint primary key references public.waiting_list (id) on delete cascade on update cascade,
   address_hash bytea not null
 );
-create index signup_hashes_address_hash_idx on private.signup_hashes (address_hash);
-comment on table private.signup_hashes is
+create index waiting_list_hashes_address_hash_idx on private.waiting_list_hashes (address_hash);
+comment on table private.waiting_list_hashes is
   'private.address_hash(email) of every row of public.waiting_list; deleted with the row.';
-insert into private.signup_hashes (id, address_hash)
+insert into private.waiting_list_hashes (id, address_hash)
 select id, private.address_hash(email) from public.waiting_list;
 
 create function private.hash_new_signups() returns trigger
@@ -62,7 +62,7 @@ create function private.hash_new_signups() returns trigger
   set search_path = ''
   as $$
 begin
-  insert into private.signup_hashes (id, address_hash) select id, private.address_hash(email) from new_rows;
+  insert into private.waiting_list_hashes (id, address_hash) select id, private.address_hash(email) from new_rows;
   return null;
 end;
 $$;
@@ -72,7 +72,7 @@ create function private.rehash_changed_signups() returns trigger
   set search_path = ''
   as $$
 begin
-  update private.signup_hashes h set address_hash = private.address_hash(n.email)
+  update private.waiting_list_hashes h set address_hash = private.address_hash(n.email)
   from new_rows n where h.id = n.id;
   return null;
 end;
@@ -99,7 +99,7 @@ create view private.mailable_signups with (security_invoker = true) as
   where w.id not in (
     select h.id
     from private.do_not_email d
-    join private.signup_hashes h on h.address_hash = d.address_hash
+    join private.waiting_list_hashes h on h.address_hash = d.address_hash
     join public.waiting_list l on l.id = h.id
     where not (d.reason = 'erased' and l.created_at > d.added_at));
 comment on view private.mailable_signups is
@@ -133,5 +133,5 @@ revoke all on function private.address_hash(text) from public;
 revoke all on function private.keyed_hash(bytea, text) from public;
 revoke all on function private.hash_new_signups() from public;
 revoke all on function private.rehash_changed_signups() from public;
-revoke all on table private.signup_hashes from public, anon, authenticated, service_role;
+revoke all on table private.waiting_list_hashes from public, anon, authenticated, service_role;
 revoke all on table private.mailable_signups from public, anon, authenticated, service_role;

@@ -124,7 +124,7 @@ describe('schema private, every object in it', () => {
         'table do_not_email',
         'table notify_journal',
         'table owner_secret',
-        'table signup_hashes',
+        'table waiting_list_hashes',
         'view mailable_signups',
         'function private.address_hash(text)',
         'function private.csv_cell(text)',
