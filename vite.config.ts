@@ -57,7 +57,7 @@ export default defineConfig({
         test: {
           name: 'db',
           environment: 'node',
-          include: ['supabase/tests/**/*.test.ts'],
+          include: ['supabase/tests/**/*.test.ts', 'cli/tests/**/*.test.ts'],
           globalSetup: ['supabase/tests/global-setup.ts'],
           // One throwaway PostgreSQL server is shared; test files run one after another.
           fileParallelism: false,

@@ -8,6 +8,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import { loadEnv, type Plugin } from 'vite';
+import { previewProblems } from './preview-guard.ts';
 import type { Hsts } from './security-headers.ts';
 
 export type Env = Record<string, string | undefined>;
@@ -105,6 +106,8 @@ export function checkEnv(env: Env, { build }: { build: boolean }): { problems: s
     }
   }
 
+  if (build) problems.push(...previewProblems(env));
+
   const hsts = env.HSTS_PRELOAD;
   if (hsts !== undefined && hsts !== '' && hsts !== 'on' && hsts !== 'off') {
     problems.push(`HSTS_PRELOAD must be "on" or "off" (or unset): ${JSON.stringify(hsts)}`);
@@ -118,9 +121,16 @@ export function envCheck(checked: CheckedEnv): Plugin {
     name: 'env-check',
     configResolved(config) {
       if (config.mode === 'test') return; // Vitest: no page, no build
-      // HSTS_PRELOAD is not VITE_*: read it from the environment and the .env files alike.
-      const { HSTS_PRELOAD } = loadEnv(config.mode, config.envDir || config.root, 'HSTS_');
-      const result = checkEnv({ ...config.env, HSTS_PRELOAD }, { build: config.command === 'build' });
+      // Not VITE_* (never in the browser): HSTS_PRELOAD, and the hosts' preview markers with the
+      // live project's URL (vite/preview-guard.ts), from the environment and the .env files alike.
+      const hostEnv = loadEnv(config.mode, config.envDir || config.root, [
+        'HSTS_',
+        'PRODUCTION_',
+        'CONTEXT',
+        'VERCEL_ENV',
+        'CF_PAGES',
+      ]);
+      const result = checkEnv({ ...hostEnv, ...config.env }, { build: config.command === 'build' });
       if (result.problems.length) {
         throw new Error(`The environment is not usable (see .env.example):\n  - ${result.problems.join('\n  - ')}`);
       }

@@ -1,0 +1,37 @@
+/** A progress bar with rate and time left on a terminal (stderr); plain periodic lines otherwise. */
+import { SingleBar } from 'cli-progress';
+import { say } from './terminal.ts';
+
+export type Progress = { advance(by?: number): void; stop(): void };
+
+export function progress(label: string, total: number, every = 10_000): Progress {
+  if (process.stderr.isTTY) {
+    const bar = new SingleBar({
+      format: `${label} [{bar}] {value}/{total} | {rate}/s | {eta_formatted} left`,
+      stream: process.stderr,
+      etaBuffer: 200,
+    });
+    const started = Date.now();
+    bar.start(total, 0, { rate: 0 });
+    let done = 0;
+    return {
+      advance(by = 1) {
+        done += by;
+        bar.update(done, { rate: Math.round(done / Math.max(0.001, (Date.now() - started) / 1000)) });
+      },
+      stop: () => bar.stop(),
+    };
+  }
+  let done = 0;
+  let reported = 0;
+  return {
+    advance(by = 1) {
+      done += by;
+      if (done - reported >= every) {
+        reported = done;
+        say(`${label}: ${done} of ${total}`);
+      }
+    },
+    stop() {},
+  };
+}

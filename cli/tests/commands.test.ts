@@ -1,0 +1,138 @@
+/** Every command but notify, run as a child process against the seeded test database. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { useOwnDatabase } from './own-database';
+import { waitlist } from './run-cli';
+import { seed, seededAddresses } from './seed';
+
+const db = useOwnDatabase('cli_commands');
+beforeAll(() => seed(db.owner));
+
+const UTC = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+const strict = (csv: string) =>
+  parse(csv, { record_delimiter: '\r\n', relax_quotes: false, relax_column_count: false });
+
+async function mayEmail(): Promise<string[][]> {
+  const { rows } = await db.owner.query(
+    `select email, ${UTC} as at from private.mailable_signups order by created_at, id`,
+  );
+  return rows.map((row) => [row.email, row.at]);
+}
+
+describe('waitlist', () => {
+  it.each(['count', 'daily', 'export', 'erase', 'suppress', 'limits', 'notify'])('%s --help', async (command) => {
+    const { code, stdout } = await waitlist([command, '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain(`Usage: waitlist ${command}`);
+  });
+
+  it('count prints the number of addresses, and JSON with --json', async () => {
+    const { rows } = await db.owner.query('select count(*)::int as n from public.waiting_list');
+    expect(await waitlist(['count'])).toMatchObject({ code: 0, stdout: `${rows[0].n}\n`, stderr: '' });
+    expect(JSON.parse((await waitlist(['count', '--json'])).stdout)).toMatchObject({ addresses: rows[0].n });
+  });
+
+  it('daily prints signups per UTC day as CSV, and JSON with --json', async () => {
+    const { rows } = await db.owner.query(
+      `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as signups
+       from public.waiting_list group by 1 order by 1`,
+    );
+    const { stdout } = await waitlist(['daily']);
+    expect(stdout).toBe(['day,signups', ...rows.map((r) => `${r.day},${r.signups}`)].join('\n') + '\n');
+    expect(JSON.parse((await waitlist(['daily', '--json'])).stdout)).toEqual(rows);
+  });
+
+  it('export is strict RFC 4180 CSV holding every address byte for byte as stored', async () => {
+    const { code, stdout } = await waitlist(['export']);
+    expect(code).toBe(0);
+    const [header, ...records] = strict(stdout);
+    expect(header).toEqual(['email', 'signed_up_at']);
+    expect(records).toEqual(await mayEmail());
+    for (const address of seededAddresses()) expect(records.map((r: string[]) => r[0])).toContain(address);
+    expect(stdout).toContain('\r\n"""quoted""@example.com",');
+    expect(stdout).toContain('\r\n-dash@example.com,');
+  });
+
+  it('export --for spreadsheet prefixes formula cells with a quote', async () => {
+    const records = strict((await waitlist(['export', '--for', 'spreadsheet'])).stdout);
+    const emails = records.map((r: string[]) => r[0]);
+    expect(emails).toContain("'=1+2@example.com");
+    expect(emails).toContain("'-dash@example.com");
+    expect(emails).toContain("'+plus@example.com");
+  });
+
+  it('erase finds the address in another letter case, deletes it everywhere, and export leaves it out', async () => {
+    await seed(db.owner, ['Erase.Me@Example.COM']);
+    const refused = await waitlist(['erase', 'erase.me@EXAMPLE.com']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('add --yes');
+
+    const { code, stdout, stderr } = await waitlist(['erase', 'erase.me@EXAMPLE.com', '--yes']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Removed Erase.Me@Example.COM');
+    expect(stderr).toContain('email tool');
+    const left = await db.owner.query(
+      `select (select count(*)::int from public.waiting_list where lower(email) = 'erase.me@example.com') as list,
+              (select count(*)::int from private.waiting_list_keys where email_key = 'erase.me@example.com') as keys,
+              (select reason from private.do_not_email where address_hash = private.address_hash('ERASE.ME@example.com')) as dne`,
+    );
+    expect(left.rows[0]).toEqual({ list: 0, keys: 0, dne: 'erased' });
+    expect((await waitlist(['export', '--all'])).stdout.toLowerCase()).not.toContain('erase.me@');
+
+    // Signing up again is a new consent: the new signup is exported.
+    await seed(db.owner, ['erase.me@example.com']);
+    expect((await waitlist(['export'])).stdout).toContain('\r\nerase.me@example.com,');
+  });
+
+  it('erase finds an address typed in another Unicode form (NFD for NFC) and letter case', async () => {
+    await seed(db.owner, ['J\u00f6rg.Erase@example.com']);
+    const { code, stdout } = await waitlist(['erase', 'jo\u0308rg.erase@EXAMPLE.com', '--yes', '--json']);
+    expect(code).toBe(0);
+    expect(JSON.parse(stdout)).toMatchObject({ removed: [{ email: 'J\u00f6rg.Erase@example.com' }], removedRows: 1 });
+  });
+
+  it('suppress takes addresses and an unsubscribe export; export then leaves them out', async () => {
+    await seed(db.owner, ['unsub-1@example.com', 'unsub-2@example.com', 'bounce-1@example.com']);
+    const file = join(mkdtempSync(join(tmpdir(), 'suppress-')), 'unsubscribed.csv');
+    writeFileSync(file, 'Email Address,date\r\n"UNSUB-2@example.com",2026-11-01\r\n');
+    const args = await waitlist(['suppress', 'Unsub-1@Example.com', '--reason', 'unsubscribed', '--json']);
+    expect(JSON.parse(args.stdout)).toEqual({ suppressed: 1, alreadyListed: 0 });
+    expect((await waitlist(['suppress', '--file', file])).stdout).toContain('1 added');
+    writeFileSync(file, 'bounce-1@example.com\n\n');
+    expect((await waitlist(['suppress', '--file', file, '--reason', 'bounced'])).code).toBe(0);
+    const exported = (await waitlist(['export'])).stdout;
+    for (const gone of ['unsub-1@', 'unsub-2@', 'bounce-1@']) expect(exported).not.toContain(gone);
+    expect((await waitlist(['export', '--all'])).stdout).toContain('unsub-1@example.com');
+    const misplaced = await waitlist(['suppress', '--', '-dash@example.com', '--reason', 'bounced']);
+    expect(misplaced).toMatchObject({ code: 2, stdout: '' });
+    expect(misplaced.stderr).toContain('Not addresses (options go before "--"): "--reason", "bounced"');
+  });
+
+  it('limits shows the table and the allowed origins, changes one scope, refuses an unknown one', async () => {
+    await db.owner.query(
+      `insert into private.allowed_origins values ('https://launch.example.com') on conflict do nothing`,
+    );
+    const shown = await waitlist(['limits']);
+    expect(shown.stdout).toMatch(/^scope +per 10 minutes +per day +applies to\n/);
+    expect(shown.stdout).toMatch(/\nipv4 +200 +1000 /);
+    expect(shown.stdout).toContain('allowed origins\nhttps://launch.example.com\n');
+
+    const changed = JSON.parse((await waitlist(['limits', 'ipv4', '--per-day', '2000', '--json'])).stdout);
+    expect(changed.limits).toContainEqual(
+      expect.objectContaining({ scope: 'ipv4', per_10_minutes: 200, per_day: 2000 }),
+    );
+    const unknown = await waitlist(['limits', 'ipv5', '--per-day', '1']);
+    expect(unknown).toMatchObject({ code: 2, stdout: '' });
+    expect(unknown.stderr).toContain('Unknown scope "ipv5"');
+    await db.owner.query(`update private.signup_limits set per_day = 1000 where scope = 'ipv4'`);
+  });
+
+  it('says what is missing when DATABASE_URL is not set (exit 2)', async () => {
+    const { code, stderr } = await waitlist(['count'], { DATABASE_URL: '' });
+    expect(code).toBe(2);
+    expect(stderr).toContain('DATABASE_URL is not set');
+  });
+});

@@ -1,0 +1,39 @@
+/** The launch email the notify tests send, and the campaign's expected recipients. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { Client } from 'pg';
+
+export const TEXT = 'We launched.\n\nReply "unsubscribe" to hear no more from us.\n';
+
+export function letterArgs(campaign: string): string[] {
+  const text = join(mkdtempSync(join(tmpdir(), 'notify-')), 'launch.txt');
+  writeFileSync(text, TEXT);
+  return [
+    'notify',
+    '--campaign',
+    campaign,
+    '--from',
+    'Launch <launch@product.example>',
+    '--reply-to',
+    'Replies <reply@product.example>',
+    '--subject',
+    'We launched',
+    '--text',
+    text,
+    '--backoff',
+    '20',
+  ];
+}
+
+/**
+ * Two addresses the form accepts are not valid in SMTP (RFC 5321): a domain ending in a dot, and
+ * the 254-character one, whose local part is over 64 octets. The server refuses them (501).
+ */
+export const unsendable = (email: string) => email.endsWith('.') || email.split('@')[0].length > 64;
+
+/** The addresses a full send must reach: the list minus the do-not-email list. */
+export async function recipients(owner: Client): Promise<string[]> {
+  const { rows } = await owner.query('select email from private.mailable_signups order by email');
+  return rows.map((row) => row.email);
+}

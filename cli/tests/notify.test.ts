@@ -1,0 +1,123 @@
+/** notify against a real SMTP server on loopback: exactly once, retries, refusals, dry run. */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { letterArgs, recipients, TEXT, unsendable } from './notify-letter';
+import { useOwnDatabase } from './own-database';
+import { waitlist } from './run-cli';
+import { onTheWire, seed } from './seed';
+import { startInbox, type Inbox } from './smtp';
+
+const db = useOwnDatabase('cli_notify');
+let inbox: Inbox;
+beforeAll(async () => {
+  await seed(db.owner);
+  inbox = await startInbox();
+});
+afterAll(() => inbox.close());
+
+const notify = (campaign: string, ...more: string[]) =>
+  waitlist([...letterArgs(campaign), ...more], { SMTP_URL: inbox.url });
+
+describe('waitlist notify', () => {
+  it('--dry-run connects, counts and renders one message, and sends and records nothing', async () => {
+    const before = inbox.accepted.length;
+    const { code, stdout, stderr } = await notify('dry', '--dry-run');
+    expect(code).toBe(0);
+    expect(stderr).toContain(`${(await recipients(db.owner)).length} would be sent in campaign "dry"`);
+    expect(stdout).toContain('Subject: We launched');
+    expect(stdout).toContain('List-Unsubscribe: <mailto:reply@product.example?subject=unsubscribe>');
+    expect(inbox.accepted.length).toBe(before);
+    const { rows } = await db.owner.query(
+      `select count(*)::int as n from private.notify_journal where campaign = 'dry'`,
+    );
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('sends one message to each address, alone, with List-Unsubscribe and a text part; a second run sends nothing', async () => {
+    inbox.accepted.length = 0;
+    const everyone = (await recipients(db.owner)).filter((email) => !unsendable(email));
+    const first = await notify('launch', '--json');
+    expect(first.code, first.stderr).toBe(0);
+    expect(JSON.parse(first.stdout)).toMatchObject({
+      sentNow: everyone.length,
+      pending: 0,
+      sending: 0,
+      failed: 2,
+      failures: [{ detail: '501 Error: Bad recipient address syntax', n: 2 }],
+    });
+    expect(inbox.accepted.map((a) => a.envelopeTo[0]).sort()).toEqual(everyone.map(onTheWire).sort());
+    for (const { envelopeTo, mail } of inbox.accepted) {
+      expect(envelopeTo).toHaveLength(1);
+      expect(mail.to).toMatchObject({ value: [{ address: expect.any(String) }] });
+      expect((mail.to as { value: unknown[] }).value).toHaveLength(1);
+      expect(mail.cc).toBeUndefined();
+      expect(mail.headers.get('list')).toMatchObject({
+        unsubscribe: { mail: 'reply@product.example?subject=unsubscribe' },
+      });
+      expect(mail.text).toBe(TEXT);
+    }
+    const second = await notify('launch');
+    expect(second.code).toBe(0);
+    expect(second.stderr).toContain('sent: 0 in this run');
+    expect(inbox.accepted.length).toBe(everyone.length);
+  });
+
+  it('retries a temporary refusal (4xx) and then delivers once', async () => {
+    inbox.accepted.length = 0;
+    let refused = 0;
+    inbox.answerRcpt = (address) =>
+      address === 'ada@example.com' && refused++ < 2 ? { code: 451, message: 'Try again later' } : undefined;
+    const { code } = await notify('retry');
+    inbox.answerRcpt = () => undefined;
+    expect(code).toBe(0);
+    expect(refused).toBe(3);
+    expect(inbox.deliveredTo('ada@example.com')).toBe(1);
+  });
+
+  it('records a permanent refusal (5xx), puts the address on the do-not-email list, and never retries it', async () => {
+    await seed(db.owner, ['gone@example.com']);
+    let asked = 0;
+    inbox.answerRcpt = (address) =>
+      address === 'gone@example.com' ? (asked++, { code: 550, message: 'No such user here' }) : undefined;
+    const { code, stderr } = await notify('bounce');
+    expect(code).toBe(0);
+    expect(asked).toBe(1);
+    expect(stderr).toContain('failed: 1 refused for good');
+    expect(stderr).toContain('550 No such user here');
+    const { rows } = await db.owner.query(
+      `select reason from private.do_not_email where address_hash = private.address_hash('gone@example.com')`,
+    );
+    expect(rows).toEqual([{ reason: 'bounced' }]);
+    expect((await notify('bounce')).stderr).toContain('sent: 0 in this run');
+    expect(asked).toBe(1);
+    inbox.answerRcpt = () => undefined;
+  });
+
+  it('stops after ten permanent refusals in a row: a server refusing everything is not ten bad addresses', async () => {
+    const started = (await db.owner.query('select now() as at')).rows[0].at;
+    inbox.answerRcpt = () => ({ code: 554, message: 'Daily sending quota exceeded' });
+    const { code, stderr } = await notify('refused', '--connections', '1');
+    inbox.answerRcpt = () => undefined;
+    expect(code).toBe(1);
+    expect(stderr).toContain('Stopped early: The SMTP server refused 10 addresses in a row');
+    const { rows } = await db.owner.query(
+      `select state, count(*)::int as n from private.notify_journal where campaign = 'refused' group by 1 order by 1`,
+    );
+    expect(rows).toEqual([
+      { state: 'failed', n: 10 },
+      { state: 'pending', n: expect.any(Number) },
+    ]);
+    // Put the ten back for the other tests: they were not bad addresses.
+    await db.owner.query(`delete from private.do_not_email where reason = 'bounced' and added_at >= $1`, [started]);
+  });
+
+  it('--to sends one test message and records nothing', async () => {
+    inbox.accepted.length = 0;
+    const { code } = await notify('test-message', '--to', 'me@product.example');
+    expect(code).toBe(0);
+    expect(inbox.accepted.map((a) => a.envelopeTo)).toEqual([['me@product.example']]);
+    const { rows } = await db.owner.query(
+      `select count(*)::int as n from private.notify_journal where campaign = 'test-message'`,
+    );
+    expect(rows[0].n).toBe(0);
+  });
+});

@@ -1,0 +1,33 @@
+/** Runs `npm run waitlist -- …` as the owner would: a real child process against the test database. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
+// Node ≥ 22.18 runs TypeScript itself; older Node through tsx.
+// (@types/node 20 does not know process.features.typescript yet.)
+const LOADER = (process.features as { typescript?: string | false }).typescript ? [] : ['--import', 'tsx'];
+
+export type Result = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
+
+export function startCli(
+  args: string[],
+  env: Record<string, string> = {},
+): { child: ChildProcess; done: Promise<Result> } {
+  const child = spawn(process.execPath, [...LOADER, MAIN, ...args], {
+    env: { ...process.env, ...env }, // DATABASE_URL: see own-database.ts
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const stdout: Buffer[] = [];
+  const stderr: Buffer[] = [];
+  child.stdout!.on('data', (chunk: Buffer) => stdout.push(chunk));
+  child.stderr!.on('data', (chunk: Buffer) => stderr.push(chunk));
+  const done = new Promise<Result>((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code, signal) =>
+      resolve({ code, signal, stdout: Buffer.concat(stdout).toString(), stderr: Buffer.concat(stderr).toString() }),
+    );
+  });
+  return { child, done };
+}
+
+export const waitlist = (args: string[], env?: Record<string, string>) => startCli(args, env).done;

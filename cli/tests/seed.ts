@@ -1,0 +1,33 @@
+/** The seeded list: the shared address table's valid addresses, and a few an export must not touch. */
+import { domainToUnicode } from 'node:url';
+import type { Client } from 'pg';
+import { checkEmail } from '../../src/features/waitlist/email';
+import { emailExamples } from '../../src/features/waitlist/email-examples';
+
+export const TRICKY = ['-dash@example.com', '+plus@example.com', '"quoted"@example.com', 'a,comma@example.com'];
+
+export function seededAddresses(): string[] {
+  const examples = emailExamples.filter((e) => e.valid).map((e) => checkEmail(e.input));
+  return [...examples.flatMap((c) => (c.ok ? [c.email] : [])), ...TRICKY];
+}
+
+/** Adds each address unless one equal to it in letter case is listed already (by another test file). */
+export async function seed(owner: Client, addresses = seededAddresses()): Promise<void> {
+  for (const email of addresses) {
+    await owner.query(
+      `insert into public.waiting_list (email) select $1
+       where not exists (select from private.waiting_list_keys where email_key = lower($1))`,
+      [email],
+    );
+  }
+}
+
+/**
+ * How the test SMTP server reports a stored address it received: smtp-server shows the domain
+ * lowercased and in Unicode, and a local part that is not a dot-atom arrives quoted.
+ */
+export function onTheWire(email: string): string {
+  const at = email.lastIndexOf('@');
+  const local = email.slice(0, at);
+  return `${/[,]/.test(local) ? `"${local}"` : local}@${domainToUnicode(email.slice(at + 1).toLowerCase())}`;
+}
