@@ -45,11 +45,14 @@ export function exportCommand(): Command {
       ]),
     )
     .action(async (options: { all?: boolean; for?: string }) => {
-      const email = options.for === 'spreadsheet' ? 'private.csv_cell(email)' : 'email';
+      const spreadsheet = options.for === 'spreadsheet';
+      const email = spreadsheet ? 'private.csv_cell(email)' : 'email';
+      // Quoted cells stay whole where a spreadsheet splits on ';' ("x@b.co;=1+1@b.co" is one address).
+      const quoteAll = spreadsheet ? ', force_quote *' : '';
       const from = options.all ? 'public.waiting_list' : 'private.mailable_signups';
       const sql = `copy (select ${email} as email,
                     to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as signed_up_at
-                  from ${from} order by created_at, id) to stdout with (format csv, header)`;
+                  from ${from} order by created_at, id) to stdout with (format csv, header${quoteAll})`;
       await withDatabase(async (db) => {
         // A bar on a terminal only: a script reading stderr gets no chatter.
         const bar = process.stderr.isTTY

@@ -64,7 +64,16 @@ function serve(): Promise<() => void> {
     env: { ...process.env, ...quietWrangler },
     detached: true,
   });
-  const stop = () => child.pid && child.exitCode === null && process.kill(-child.pid, 'SIGTERM');
+  let stopped = false;
+  const stop = () => {
+    if (stopped || !child.pid) return;
+    stopped = true;
+    try {
+      process.kill(-child.pid, 'SIGTERM'); // the whole group: npx, wrangler and workerd
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error; // already gone
+    }
+  };
   process.once('exit', stop);
   return new Promise((resolved, failed) => {
     let output = '';

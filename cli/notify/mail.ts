@@ -8,7 +8,15 @@ export type Letter = { from: string; replyTo: string; subject: string; text: str
 export function smtpTransport(connections: number): Transporter {
   const url = process.env.SMTP_URL;
   if (!url) throw new UsageError('SMTP_URL is not set, e.g. smtps://user:password@smtp.provider.example:465.');
-  return nodemailer.createTransport({ url, pool: true, maxConnections: connections, maxMessages: Infinity });
+  // maxRequeues 0: the pool would otherwise resend a message whose connection closed mid-send,
+  // which the server may already hold; refusal() decides what may be tried again.
+  return nodemailer.createTransport({
+    url,
+    pool: true,
+    maxConnections: connections,
+    maxMessages: Infinity,
+    maxRequeues: 0,
+  });
 }
 
 /** "Name <a@b.example>" → "a@b.example". */
@@ -33,15 +41,37 @@ export function message(letter: Letter, to: string) {
   };
 }
 
-export type Refusal = 'temporary' | 'permanent' | 'fatal';
+/**
+ * Whether the mailer delivers to exactly the address as stored. Nodemailer drops `<` and `>`
+ * (and control characters, which the database refuses) from an address, so `<a@b.example>` and
+ * `a@b.example>` reach a@b.example: a stored variant would be a second message to one person,
+ * past erasure and suppression.
+ */
+export const deliverableAsStored = (address: string) => !/[<>]/.test(address);
 
-/** 4xx and a dropped connection: try again later. 5xx: the address is refused. Anything else stops the run. */
+/** The connection failed before any message could reach the server: trying again sends nothing twice. */
+const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'];
+const BEFORE_ANY_MESSAGE = ['CONNECT_TIMEOUT', 'GREETING_TIMEOUT', 'UPGRADE_TIMEOUT'];
+
+export type Refusal = 'temporary' | 'permanent' | 'uncertain' | 'fatal';
+
+/**
+ * 4xx, or no connection at all: try again later. 5xx: the address is refused. A connection lost
+ * or timed out mid-conversation: the server may already hold the message, so it is uncertain and
+ * not retried. Anything else stops the run.
+ */
 export function refusal(error: unknown): Refusal {
-  const { code, responseCode } = (error ?? {}) as { code?: string; responseCode?: number };
+  const { code, originalCode, responseCode, timeoutType } = (error ?? {}) as {
+    code?: string;
+    originalCode?: string;
+    responseCode?: number;
+    timeoutType?: string;
+  };
   if (code === 'EAUTH' || code === 'ETLS' || code === 'EDNS' || code === 'EREQUIRETLS') return 'fatal';
   if (responseCode && responseCode >= 500) return 'permanent';
   if (responseCode && responseCode >= 400) return 'temporary';
-  if (code === 'ECONNECTION' || code === 'ETIMEDOUT' || code === 'ESOCKET' || code === 'EPROTOCOL') return 'temporary';
+  if (NOT_CONNECTED.includes(originalCode ?? '') || BEFORE_ANY_MESSAGE.includes(timeoutType ?? '')) return 'temporary';
+  if (code === 'ECONNECTION' || code === 'ETIMEDOUT' || code === 'ESOCKET' || code === 'EPROTOCOL') return 'uncertain';
   return 'fatal';
 }
 

@@ -4,7 +4,7 @@ import type pg from 'pg';
 import type { Transporter } from 'nodemailer';
 import type { Progress } from '../progress.ts';
 import { claim, record } from './journal.ts';
-import { message, refusal, reply, type Letter, type Refusal } from './mail.ts';
+import { deliverableAsStored, message, refusal, reply, type Letter, type Refusal } from './mail.ts';
 
 export type SendPlan = {
   campaign: string;
@@ -50,7 +50,7 @@ async function deliver(plan: SendPlan, to: string): Promise<{ kind: 'sent' } | {
 
 /** Sends to every pending address once; returns what this run did, and why it stopped early if it did. */
 export async function sendAll(plan: SendPlan) {
-  const done = { sent: 0, failed: 0, deferred: 0 };
+  const done = { sent: 0, failed: 0, deferred: 0, uncertain: 0 };
   const deferred: Buffer[] = []; // temporarily refused in this run: left pending for the next one
   const pace = pacer(plan.rate);
   let refusedInARow = 0;
@@ -61,6 +61,13 @@ export async function sendAll(plan: SendPlan) {
       await pace();
       const next = await claim(plan.db, plan.campaign, deferred);
       if (!next) return;
+      if (!deliverableAsStored(next.email)) {
+        const detail = 'not sent: the mailer would deliver it to another address than the one stored';
+        await record(plan.db, plan.campaign, next.hash, 'failed', detail);
+        done.failed += 1;
+        plan.progress.advance();
+        continue;
+      }
       const result = await deliver(plan, next.email);
       if (result.kind === 'sent') {
         await record(plan.db, plan.campaign, next.hash, 'sent');
@@ -74,6 +81,9 @@ export async function sendAll(plan: SendPlan) {
             `The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped. Last reply: ${reply(result.error, next.email)}`,
           );
         }
+      } else if (result.kind === 'uncertain') {
+        // The server may hold the message: the row stays 'sending', named by the next run.
+        done.uncertain += 1;
       } else {
         await record(plan.db, plan.campaign, next.hash, 'pending', reply(result.error, next.email));
         deferred.push(next.hash);

@@ -29,8 +29,10 @@ export function printSummary(s: Summary): void {
   say(`Campaign "${s.campaign}":`);
   say(`  sent: ${s.sentNow} in this run, ${s.sent} in all`);
   say(`  skipped: ${s.doNotEmail} on the do-not-email list, ${s.skipped} erased or suppressed after being queued`);
-  say(`  failed: ${s.failed} refused for good (5xx), now on the do-not-email list`);
+  say(`  failed: ${s.failed} refused for good (5xx, or not deliverable as stored), now on the do-not-email list`);
   for (const { detail, n } of s.failures) say(`    ${n} × ${detail}`);
-  say(`  uncertain: ${s.sending} (handed to the SMTP server when a run stopped; --resend-uncertain sends them again)`);
+  say(
+    `  uncertain: ${s.sending} (with the SMTP server when a run stopped or a connection dropped; --resend-uncertain sends them again)`,
+  );
   say(`  left to send: ${s.pending}${s.pending ? ' (refused for now: run again later)' : ''}`);
 }

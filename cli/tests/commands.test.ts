@@ -64,6 +64,12 @@ describe('waitlist', () => {
     expect(emails).toContain("'+plus@example.com");
   });
 
+  it('export --for spreadsheet quotes every cell, so one split on ";" still holds the address whole', async () => {
+    await seed(db.owner, ['semi;=1+1@example.com']);
+    const { stdout } = await waitlist(['export', '--for', 'spreadsheet']);
+    expect(stdout).toMatch(/\r\n"semi;=1\+1@example\.com","\d{4}-/);
+  });
+
   it('erase finds the address in another letter case, deletes it everywhere, and export leaves it out', async () => {
     await seed(db.owner, ['Erase.Me@Example.COM']);
     const refused = await waitlist(['erase', 'erase.me@EXAMPLE.com']);

@@ -1,0 +1,85 @@
+/**
+ * Exactly once where SMTP itself is ambiguous: a connection lost after the message was handed
+ * over, and stored addresses that the mailer would deliver to someone else's mailbox.
+ */
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { letterArgs } from './notify-letter';
+import { useOwnDatabase } from './own-database';
+import { waitlist } from './run-cli';
+import { startInbox } from './smtp';
+
+const db = useOwnDatabase('cli_delivery');
+
+/** An SMTP server that takes the first message whole, then drops the connection before its 250. */
+function dropAfterFirstMessage() {
+  const server = net.createServer((socket) => {
+    socket.on('error', () => {});
+    socket.write('220 loopback ESMTP\r\n');
+    let buffer = '';
+    let inData = false;
+    socket.on('data', (chunk) => {
+      buffer += chunk.toString('latin1');
+      for (;;) {
+        if (inData) {
+          const end = buffer.indexOf('\r\n.\r\n');
+          if (end < 0) return;
+          buffer = buffer.slice(end + 5);
+          inData = false;
+          if (++state.messages === 1) return void socket.destroy();
+          socket.write('250 queued\r\n');
+          continue;
+        }
+        const newline = buffer.indexOf('\r\n');
+        if (newline < 0) return;
+        const command = buffer.slice(0, 4).toUpperCase();
+        buffer = buffer.slice(newline + 2);
+        if (command === 'EHLO') socket.write('250-loopback\r\n250 8BITMIME\r\n');
+        else if (command === 'DATA') {
+          socket.write('354 go on\r\n');
+          inData = true;
+        } else if (command === 'QUIT') socket.end('221 bye\r\n');
+        else socket.write('250 ok\r\n');
+      }
+    });
+  });
+  const state = { server, messages: 0, url: '' };
+  return state;
+}
+
+describe('a connection lost after the message was handed over', () => {
+  const smtp = dropAfterFirstMessage();
+  beforeAll(async () => {
+    await new Promise<void>((resolve) => smtp.server.listen(0, '127.0.0.1', resolve));
+    smtp.url = `smtp://127.0.0.1:${(smtp.server.address() as net.AddressInfo).port}`;
+  });
+  afterAll(() => smtp.server.close());
+
+  it('is uncertain, not retried: the server gets the message once, the next run names it', async () => {
+    await db.owner.query('delete from public.waiting_list'); // the seed's address too: one message in all
+    await db.owner.query(`insert into public.waiting_list (email) values ('once@example.com')`);
+    const first = await waitlist([...letterArgs('dropped'), '--json'], { SMTP_URL: smtp.url });
+    expect(smtp.messages).toBe(1);
+    expect(JSON.parse(first.stdout)).toMatchObject({ sentNow: 0, sending: 1, pending: 0 });
+    expect(first.code).toBe(3);
+
+    const second = await waitlist([...letterArgs('dropped'), '--json'], { SMTP_URL: smtp.url });
+    expect(smtp.messages).toBe(1);
+    expect(second.stderr).toContain('once@example.com');
+    expect(JSON.parse(second.stdout)).toMatchObject({ sentNow: 0, sending: 1 });
+  });
+});
+
+describe('stored addresses the mailer would deliver elsewhere', () => {
+  it('are never sent: one person gets one message, whatever variants of the address were stored', async () => {
+    const inbox = await startInbox();
+    const variants = ['<twice@example.com>', 'twice@example.com>', '<twice@example.com'];
+    for (const email of ['twice@example.com', ...variants]) {
+      await db.owner.query('insert into public.waiting_list (email) values ($1)', [email]);
+    }
+    const run = await waitlist([...letterArgs('variants'), '--json'], { SMTP_URL: inbox.url });
+    await inbox.close();
+    expect(inbox.deliveredTo('twice@example.com')).toBe(1);
+    expect(JSON.parse(run.stdout)).toMatchObject({ failed: variants.length, pending: 0, sending: 0 });
+  });
+});
