@@ -5,7 +5,7 @@ import { confirm, json, out, say } from './terminal.ts';
 type Found = { email: string; signed_up_at: string };
 
 /** The signups of $1 in any letter case and Unicode form (private.email_key), by their indexed keyed hash. */
-const SAME_ADDRESS = 'select id from private.waiting_list_hashes where address_hash = private.address_hash($1)';
+const SAME_ADDRESS = 'select id from private.waiting_list_keys where address_hash = private.address_hash($1)';
 
 /** What the database kept and the owner still holds elsewhere: printed after every erasure. */
 const BY_HAND = [

@@ -40,7 +40,7 @@ function letterOf(options: Options): Letter {
 async function dryRun(options: Options, letter: Letter): Promise<void> {
   const waiting = await withDatabase(async (db) => {
     const { rows } = await db.query<{ n: number }>(
-      `select count(*)::int as n from private.mailable_signups m join private.waiting_list_hashes h on h.id = m.id
+      `select count(*)::int as n from private.mailable_signups m join private.waiting_list_keys h on h.id = m.id
        where not exists (select from private.notify_journal j
                          where j.campaign = $1 and j.address_hash = h.address_hash and j.state <> 'pending')`,
       [options.campaign],

@@ -13,7 +13,7 @@ export async function enqueue(db: Queryable, campaign: string): Promise<void> {
   await db.query(
     `insert into private.notify_journal (campaign, address_hash, signup_id)
      select distinct on (h.address_hash) $1, h.address_hash, m.id
-     from private.mailable_signups m join private.waiting_list_hashes h on h.id = m.id
+     from private.mailable_signups m join private.waiting_list_keys h on h.id = m.id
      order by h.address_hash, m.id
      on conflict (campaign, address_hash) do update set signup_id = excluded.signup_id
        where notify_journal.state = 'pending'`,

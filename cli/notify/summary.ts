@@ -11,7 +11,7 @@ export type Summary = Tally & {
 
 export async function summarize(db: pg.Pool, campaign: string, sentNow: number): Promise<Summary> {
   const { rows } = await db.query<{ n: number }>(
-    `select count(*)::int as n from public.waiting_list w join private.waiting_list_hashes h on h.id = w.id
+    `select count(*)::int as n from public.waiting_list w join private.waiting_list_keys h on h.id = w.id
      where not exists (select from private.mailable_signups m where m.id = w.id)
        and not exists (select from private.notify_journal j where j.campaign = $1 and j.address_hash = h.address_hash)`,
     [campaign],

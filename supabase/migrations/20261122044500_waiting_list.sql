@@ -1,6 +1,6 @@
--- The waiting list: the table, the rules an address must meet, who may do what, and the
--- duplicate check. Visitors write here directly with the public key, so this schema is the only
--- guard. The abuse guard (limits per network) is the next migration; the export the last.
+-- The waiting list: the table, the rules an address must meet, who may do what, the duplicate
+-- check and each signup's keyed hash. Visitors write here directly with the public key, so this
+-- schema is the only guard. The abuse guard (limits per network) is the next migration.
 
 -- Each migration runs in one transaction; fail fast rather than queue behind a live lock.
 set local lock_timeout = '5s';
@@ -75,21 +75,55 @@ comment on function private.email_key(text) is
   'The key two addresses share when they are the same address: lower(normalize(address, NFC)).';
 revoke all on function private.email_key(text) from public;
 
+-- Each signup's keyed hash, for the owner's do-not-email list and send journal (cli/,
+-- docs/operations.md), which hold hashes, never addresses. The key: 32 random bytes, made once by
+-- this migration, never leaving the database (nothing reads it but private.address_hash). Losing it (a restore without this row)
+-- makes every hash unmatchable: keep it in the backups with the list.
+create table private.owner_secret (
+  one_row boolean primary key default true check (one_row),
+  secret bytea not null
+);
+comment on table private.owner_secret is
+  'The key of private.address_hash(). One row, made by the migration; read by nothing else.';
+insert into private.owner_secret (secret)
+values (uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()));
+
+-- sha256(secret || key): without the secret, a hash cannot be tested against guessed addresses.
+create function private.keyed_hash(secret bytea, address text) returns bytea
+  language sql immutable parallel safe
+  set search_path = ''
+  as $$ select sha256(secret || convert_to(private.email_key(address), 'UTF8')) $$;
+
+create function private.address_hash(address text) returns bytea
+  language sql stable parallel safe
+  set search_path = ''
+  as $$ select private.keyed_hash(s.secret, address) from private.owner_secret s $$;
+comment on function private.address_hash(text) is
+  'The keyed hash of an address, the same for every letter case and Unicode form (private.email_key).';
+
+revoke all on table private.owner_secret from public, anon, authenticated, service_role;
+revoke all on function private.keyed_hash(bytea, text) from public;
+revoke all on function private.address_hash(text) from public;
+
 create table private.waiting_list_keys (
   id bigint primary key references public.waiting_list (id) on delete cascade on update cascade,
   email_key text not null,
+  address_hash bytea not null,
   constraint waiting_list_email_key unique (email_key)
 );
+create index waiting_list_keys_address_hash_idx on private.waiting_list_keys (address_hash);
 comment on table private.waiting_list_keys is
-  'private.email_key(email) of every row of public.waiting_list, unique: the list''s duplicate check. '
-  'Kept by triggers; deleting a row of the list deletes its key.';
+  'private.email_key(email) of every row of public.waiting_list, unique: the list''s duplicate check; '
+  'and private.address_hash(email), what the owner''s lists match. Kept by triggers; deleting a row '
+  'of the list deletes its key.';
 
 create function private.key_new_signups() returns trigger
   language plpgsql security definer
   set search_path = ''
   as $$
 begin
-  insert into private.waiting_list_keys (id, email_key) select id, private.email_key(email) from new_rows;
+  insert into private.waiting_list_keys (id, email_key, address_hash)
+  select id, private.email_key(email), private.address_hash(email) from new_rows;
   return null;
 exception when unique_violation then
   -- Same code and message, without the DETAIL, which would quote the key to a role that may not
@@ -103,7 +137,8 @@ create function private.rekey_changed_signups() returns trigger
   set search_path = ''
   as $$
 begin
-  update private.waiting_list_keys k set email_key = private.email_key(n.email)
+  update private.waiting_list_keys k
+  set email_key = private.email_key(n.email), address_hash = private.address_hash(n.email)
   from new_rows n
   where k.id = n.id and k.email_key is distinct from private.email_key(n.email);
   return null;

@@ -120,11 +120,10 @@ describe('schema private, every object in it', () => {
         'table signup_secrets',
         'table waiting_list_keys',
         'view waiting_list_export',
-        // The owner's side (cli/): the do-not-email list, the send journal, the hashes and their key.
+        // The owner's side (cli/): the do-not-email list, the send journal, the hashes' key.
         'table do_not_email',
         'table notify_journal',
         'table owner_secret',
-        'table waiting_list_hashes',
         'view mailable_signups',
         'function private.address_hash(text)',
         'function private.csv_cell(text)',

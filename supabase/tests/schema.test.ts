@@ -60,11 +60,9 @@ describe('public.waiting_list as the migrations leave it', () => {
       `select tgname from pg_trigger where tgrelid = 'public.waiting_list'::regclass and not tgisinternal order by tgname`,
     );
     expect(triggers.map((row) => row.tgname)).toEqual([
-      'hash_new_signups',
       'key_new_signups',
       'limit_rows_per_request',
       'limit_signups',
-      'rehash_changed_signups',
       'rekey_changed_signups',
     ]);
     // No unique index on the table itself: it would refuse a listed address at its own row,
