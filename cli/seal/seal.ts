@@ -1,0 +1,31 @@
+/**
+ * One sealed address, as the database writes it (private.seal_address) and as `keys init` writes
+ * the rows that came before it: iv (16 bytes) ‖ AES-256-CBC of the UTF-8 address with PKCS#7
+ * padding ‖ HMAC-SHA256 over step (int4) ‖ signup id (int8) ‖ iv ‖ ciphertext (32 bytes).
+ * Encrypt-then-MAC; the step and id in the tag tie the seal to its row and its key.
+ */
+import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
+import type { StepKeys } from './ratchet.ts';
+
+export const IV_BYTES = 16;
+export const TAG_BYTES = 32;
+export const BLOCK = 16;
+
+/** step ‖ id, big-endian, as the tag covers them. */
+export function rowHeader(step: number, id: bigint, into = Buffer.allocUnsafe(12), at = 0): Buffer {
+  into.writeInt32BE(step, at);
+  into.writeBigInt64BE(id, at + 4);
+  return into;
+}
+
+export function seal(keys: StepKeys, id: bigint, address: string): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-cbc', keys.encryptionKey, iv);
+  const ciphertext = Buffer.concat([cipher.update(address, 'utf8'), cipher.final()]);
+  const tag = createHmac('sha256', keys.authenticationKey)
+    .update(rowHeader(keys.step, id))
+    .update(iv)
+    .update(ciphertext)
+    .digest();
+  return Buffer.concat([iv, ciphertext, tag]);
+}
