@@ -8,6 +8,7 @@ import { countCommand } from './count.ts';
 import { dailyCommand } from './daily.ts';
 import { eraseCommand } from './erase.ts';
 import { exportCommand } from './export.ts';
+import { keysCommand } from './keys.ts';
 import { limitsCommand } from './limits.ts';
 import { notifyCommand } from './notify.ts';
 import { suppressCommand } from './suppress.ts';
@@ -29,6 +30,7 @@ for (const command of [
   suppressCommand(),
   limitsCommand(),
   notifyCommand(),
+  keysCommand(),
 ]) {
   program.addCommand(command.exitOverride());
 }

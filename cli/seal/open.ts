@@ -28,7 +28,11 @@ export class Opener {
   private scratch = Buffer.allocUnsafe(1024);
   private readonly outer = Buffer.allocUnsafe(SHA256_BLOCK + 32);
 
-  constructor(private readonly ratchet: Ratchet) {}
+  private readonly ratchet: Ratchet;
+
+  constructor(ratchet: Ratchet) {
+    this.ratchet = ratchet;
+  }
 
   private keys(step: number): Prepared {
     let keys = this.prepared.get(step);

@@ -11,12 +11,12 @@ export function seededAddresses(): string[] {
   return [...examples.flatMap((c) => (c.ok ? [c.email] : [])), ...TRICKY];
 }
 
-/** Adds each address unless one equal to it in letter case is listed already (by another test file). */
+/** Adds each address unless the same address is listed already (by another test file). */
 export async function seed(owner: Client, addresses = seededAddresses()): Promise<void> {
   for (const email of addresses) {
     await owner.query(
       `insert into public.waiting_list (email) select $1
-       where not exists (select from private.waiting_list_keys where email_key = lower($1))`,
+       where not exists (select from private.waiting_list_keys where address_hash = private.address_hash($1))`,
       [email],
     );
   }

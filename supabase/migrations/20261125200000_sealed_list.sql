@@ -58,24 +58,27 @@ create function private.ratchet_derive(chain_key bytea, label text) returns byte
 comment on function private.ratchet_derive(bytea, text) is
   'HMAC-SHA256(chain key, label): the next chain key and each step''s two sealing keys (cli/seal/ratchet.ts).';
 
--- Replaces the current step (or installs the first one) with a new file of its own.
-create function private.install_seal_key(step integer, chain_key bytea) returns void
-  language plpgsql
+-- Makes (step, chain key) the current step: `waitlist keys init` and `keys rotate` call it inside
+-- their transaction (an update, which waits for no signup); the hourly step truncates first.
+create function private.set_seal_key(step integer, chain_key bytea) returns void
+  language sql
   set search_path = ''
   as $$
-begin
-  truncate private.seal_key;
   insert into private.seal_key (step, chain_key, encryption_key, authentication_key)
   values (step, chain_key,
           private.ratchet_derive(chain_key, 'waitlist ratchet: encryption key'),
-          private.ratchet_derive(chain_key, 'waitlist ratchet: authentication key'));
-end;
+          private.ratchet_derive(chain_key, 'waitlist ratchet: authentication key'))
+  on conflict (one_row) do update
+    set step = excluded.step, chain_key = excluded.chain_key, encryption_key = excluded.encryption_key,
+        authentication_key = excluded.authentication_key, advanced_at = now()
 $$;
-comment on function private.install_seal_key(integer, bytea) is
-  'Makes (step, chain key) the current step; the one before is truncated away. Called by `waitlist keys init`.';
+comment on function private.set_seal_key(integer, bytea) is
+  'Makes (step, chain key) the current step, deriving its sealing keys. Called by `waitlist keys init` and `keys rotate`.';
 
--- The hourly step. Waits at most 2 s for in-flight signups (a failed run is retried the next
--- hour; private.seal_status() names a ratchet that stalled).
+-- The hourly step. TRUNCATE, not UPDATE: the table gets a new file holding only the new key, and
+-- the old file is emptied at commit, so no dead row version keeps the old key until a vacuum.
+-- Waits at most 2 s for in-flight signups (a failed run is retried the next hour;
+-- private.seal_status() names a ratchet that stalled).
 create function private.advance_seal_key() returns integer
   language plpgsql
   set search_path = ''
@@ -89,8 +92,9 @@ begin
   if not found then
     return null; -- no key yet: nothing to advance
   end if;
-  perform private.install_seal_key(current.step + 1,
-                                   private.ratchet_derive(current.chain_key, 'waitlist ratchet: next chain key'));
+  truncate private.seal_key;
+  perform private.set_seal_key(current.step + 1,
+                               private.ratchet_derive(current.chain_key, 'waitlist ratchet: next chain key'));
   return current.step + 1;
 end;
 $$;
@@ -195,7 +199,7 @@ begin
 end;
 $$;
 revoke all on function private.ratchet_derive(bytea, text) from public;
-revoke all on function private.install_seal_key(integer, bytea) from public;
+revoke all on function private.set_seal_key(integer, bytea) from public;
 revoke all on function private.advance_seal_key() from public;
 revoke all on function private.seal_address(private.seal_key, bigint, text) from public;
 revoke all on function private.check_address(text) from public;

@@ -1,0 +1,83 @@
+/**
+ * The list as CSV (RFC 4180, CRLF), built from binary COPY rows (id, step, sealed, email,
+ * signed_up_at) as bytes: a sealed address is opened in bulk (open.ts) and written byte for byte,
+ * a plaintext one (before `keys init`) as stored. Quotes as PostgreSQL's COPY … CSV does: only a
+ * cell holding a comma, a quote, CR or LF, or every cell for a spreadsheet.
+ */
+import { Transform, type TransformCallback } from 'node:stream';
+import type { Fields } from './copy-binary.ts';
+import type { Opener, SealedRow } from './open.ts';
+
+export type CsvOptions = { spreadsheet: boolean; onRows?: (rows: number) => void };
+
+export const CSV_HEADER = 'email,signed_up_at\r\n';
+
+/** The COPY that feeds sealedCsv, from a relation with id, step, sealed, email and created_at. */
+export const csvSource = (from: string) =>
+  `copy (select id, step, sealed, email, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+         from ${from} order by created_at, id) to stdout with (format binary)`;
+
+const QUOTE = 0x22;
+const NEEDS_QUOTES = new Set([0x2c, QUOTE, 0x0d, 0x0a]);
+// OWASP CSV injection: a cell starting with = + - @ tab or CR is a formula to a spreadsheet.
+const FORMULA_START = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
+
+function writeCell(out: Buffer, at: number, cell: Buffer, quote: boolean, escapeFormula: boolean): number {
+  const prefix = escapeFormula && FORMULA_START.has(cell[0]);
+  const quoted = quote || cell.some((byte) => NEEDS_QUOTES.has(byte));
+  if (quoted) out[at++] = QUOTE;
+  if (prefix) out[at++] = 0x27; // '
+  if (quoted) {
+    for (const byte of cell) {
+      if (byte === QUOTE) out[at++] = QUOTE;
+      out[at++] = byte;
+    }
+    out[at++] = QUOTE;
+    return at;
+  }
+  return at + cell.copy(out, at);
+}
+
+/** Rows of binary COPY in, CSV bytes out; counts rows that have neither an address nor a seal in `unreadable`. */
+export function sealedCsv(opener: Opener | null, options: CsvOptions): Transform & { unreadable: number } {
+  const csv = new Transform({
+    writableObjectMode: true,
+    transform(rows: Fields[], _encoding, done: TransformCallback) {
+      const sealed: SealedRow[] = [];
+      for (const [id, step, seal, email] of rows) {
+        if (email === null && seal !== null) sealed.push({ id: id!.readBigInt64BE(), step: step!.readInt32BE(), sealed: seal });
+      }
+      if (sealed.length && !opener) return done(new Error('Sealed rows, but sealing was never started here.'));
+      let opened: Buffer[];
+      try {
+        opened = sealed.length ? opener!.open(sealed) : [];
+      } catch (error) {
+        return done(error as Error);
+      }
+      let size = 0;
+      for (const row of rows) size += 2 * (row[2]?.length ?? row[3]?.length ?? 0) + row[4]!.length + 8;
+      const out = Buffer.allocUnsafe(size);
+      let at = 0;
+      let next = 0;
+      let written = 0;
+      for (const [, , seal, email, signedUp] of rows) {
+        const address = email ?? (seal ? opened[next++] : null);
+        if (!address) {
+          result.unreadable += 1;
+          continue;
+        }
+        at = writeCell(out, at, address, options.spreadsheet, options.spreadsheet);
+        out[at++] = 0x2c;
+        at = writeCell(out, at, signedUp!, options.spreadsheet, false);
+        out[at++] = 0x0d;
+        out[at++] = 0x0a;
+        written += 1;
+      }
+      options.onRows?.(written);
+      done(null, out.subarray(0, at));
+    },
+  });
+  const result = Object.assign(csv, { unreadable: 0 });
+  csv.push(CSV_HEADER);
+  return result;
+}
