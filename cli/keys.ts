@@ -42,13 +42,15 @@ async function init(options: { yes?: boolean }): Promise<void> {
   needsConfirmation(options.yes);
   await withDatabase(async (db) => {
     if ((await sealState(db)).started) {
-      throw new UsageError('The list is sealed already. To replace its recovery key: keys rotate (needs the current one).');
+      throw new UsageError(
+        'The list is sealed already. To replace its recovery key: keys rotate (needs the current one).',
+      );
     }
     const key = newRecoveryKey();
     await handOver(key, options.yes);
     const sealed = await resealList(db, null, new Ratchet(key));
     say(`Sealed ${sealed} stored addresses. From now on every signup is sealed; the key the database`);
-    say('holds changes every hour and opens only that hour\'s signups.');
+    say("holds changes every hour and opens only that hour's signups.");
   });
 }
 

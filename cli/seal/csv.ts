@@ -45,7 +45,8 @@ export function sealedCsv(opener: Opener | null, options: CsvOptions): Transform
     transform(rows: Fields[], _encoding, done: TransformCallback) {
       const sealed: SealedRow[] = [];
       for (const [id, step, seal, email] of rows) {
-        if (email === null && seal !== null) sealed.push({ id: id!.readBigInt64BE(), step: step!.readInt32BE(), sealed: seal });
+        if (email === null && seal !== null)
+          sealed.push({ id: id!.readBigInt64BE(), step: step!.readInt32BE(), sealed: seal });
       }
       if (sealed.length && !opener) return done(new Error('Sealed rows, but sealing was never started here.'));
       let opened: Buffer[];

@@ -19,7 +19,9 @@ type Row = { id: string; email: string | null; step: number | null; sealed: Buff
 async function resealBatch(db: pg.Client, rows: Row[], from: Opener | null, to: StepKeys): Promise<void> {
   const closed = rows.filter((row) => row.email === null);
   if (closed.length && !from) throw new Error(`Signup ${closed[0].id} is sealed already, by a key this list has lost.`);
-  const opened = from ? from.open(closed.map((row) => ({ id: BigInt(row.id), step: row.step!, sealed: row.sealed! }))) : [];
+  const opened = from
+    ? from.open(closed.map((row) => ({ id: BigInt(row.id), step: row.step!, sealed: row.sealed! })))
+    : [];
   let next = 0;
   const seals = rows.map((row) => seal(to, BigInt(row.id), row.email ?? opened[next++]));
   const ids = rows.map((row) => row.id);

@@ -21,7 +21,10 @@ export function rowHeader(step: number, id: bigint, into = Buffer.allocUnsafe(12
 export function seal(keys: StepKeys, id: bigint, address: string | Buffer): Buffer {
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-cbc', keys.encryptionKey, iv);
-  const ciphertext = Buffer.concat([typeof address === 'string' ? cipher.update(address, 'utf8') : cipher.update(address), cipher.final()]);
+  const ciphertext = Buffer.concat([
+    typeof address === 'string' ? cipher.update(address, 'utf8') : cipher.update(address),
+    cipher.final(),
+  ]);
   const tag = createHmac('sha256', keys.authenticationKey)
     .update(rowHeader(keys.step, id))
     .update(iv)

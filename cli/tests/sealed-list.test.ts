@@ -26,7 +26,13 @@ describe('a sealed list', () => {
   // Every form the list accepts, kept as typed: the shared examples, and letter cases and
   // Unicode forms (NFD, a title-case digraph, a 4-byte character) that private.email_key folds.
   const addresses = [
-    ...new Set([...seededAddresses(), 'Zoe\u0301.NFD@Example.com', 'ÅSA@EXAMPLE.COM', '\u01c5@example.com', '😀@example.com']),
+    ...new Set([
+      ...seededAddresses(),
+      'Zoe\u0301.NFD@Example.com',
+      'ÅSA@EXAMPLE.COM',
+      '\u01c5@example.com',
+      '😀@example.com',
+    ]),
   ];
   const firstHalf = addresses.slice(0, addresses.length / 2);
   const secondHalf = addresses.slice(addresses.length / 2);
@@ -71,7 +77,9 @@ describe('a sealed list', () => {
     expect(missing).toMatchObject({ code: 2, stdout: '' });
     expect(missing.stderr).toContain('needs the recovery key. Set WAITLIST_RECOVERY_KEY');
 
-    const typo = await waitlist(['export'], { WAITLIST_RECOVERY_KEY: key.slice(0, -2) + (key.endsWith('AA') ? 'AB' : 'AA') });
+    const typo = await waitlist(['export'], {
+      WAITLIST_RECOVERY_KEY: key.slice(0, -2) + (key.endsWith('AA') ? 'AB' : 'AA'),
+    });
     expect(typo).toMatchObject({ code: 2, stdout: '' });
     expect(typo.stderr).toContain('checksum');
 
