@@ -1,27 +1,43 @@
-/** Shared by the benchmarks: a throwaway database with N signups, and a command's time and peak memory. */
+/** Shared by the benchmarks: a throwaway sealed database with N signups, and a command's time and peak memory. */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startCluster, type Cluster } from '../../supabase/tests/cluster';
 import { connect, createWaitlistDatabase, type ConnectionInfo } from '../../supabase/tests/database';
+import { sealList } from '../../supabase/tests/sealed';
 
 const run = promisify(execFile);
 export const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
 
-/** Default durability (fsync on), as the db benchmark does, so the figures mean something. */
-export async function listOf(rows: number): Promise<{ cluster: Cluster; info: ConnectionInfo; url: string }> {
+/** A month of hourly ratchet steps. */
+export const STEPS = 720;
+
+export type BenchList = { cluster: Cluster; info: ConnectionInfo; url: string; recoveryKey: string };
+
+/**
+ * Default durability (fsync on), as the db benchmark does, so the figures mean something. The
+ * list is sealed first, then filled oldest first through the signup trigger, the ratchet advanced
+ * between equal slices: `rows` signups spread over STEPS steps.
+ */
+export async function listOf(rows: number): Promise<BenchList> {
   const cluster = await startCluster({ durable: true });
   const info = await createWaitlistDatabase(cluster);
   const owner = await connect(info, 'postgres');
-  await owner.query(
-    `insert into public.waiting_list (email, created_at)
-     select 'bench-' || i || '@example.com', now() - i * interval '1 second' from generate_series(1, $1) i`,
-    [rows],
-  );
+  const recoveryKey = await sealList(owner);
+  const slice = Math.ceil(rows / STEPS);
+  for (let from = rows; from > 0; from -= slice) {
+    await owner.query(
+      `insert into public.waiting_list (email, created_at)
+       select 'bench-' || i || '@example.com', now() - i * interval '1 second'
+       from generate_series($1::int, greatest($2::int, 1), -1) i`,
+      [from, from - slice + 1],
+    );
+    await owner.query('select private.advance_seal_key()');
+  }
   await owner.query('vacuum analyze');
   await owner.end();
   const url = `postgresql://postgres@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
-  return { cluster, info, url };
+  return { cluster, info, url, recoveryKey };
 }
 
 /** Wall time and peak resident memory of one command, by GNU time. */
