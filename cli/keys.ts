@@ -1,11 +1,12 @@
 import { createInterface } from 'node:readline/promises';
 import { Command } from 'commander';
+import type pg from 'pg';
 import { withDatabase } from './connection.ts';
 import { Opener } from './seal/open.ts';
 import { Ratchet } from './seal/ratchet.ts';
 import { formatRecoveryKey, newRecoveryKey } from './seal/recovery-key.ts';
 import { recoveryKey } from './seal/recovery-input.ts';
-import { resealList } from './seal/reseal.ts';
+import { compactList, resealList } from './seal/reseal.ts';
 import { checkedRatchet, sealState } from './seal/sealed-list.ts';
 import { Cancelled, interactive, out, say, UsageError } from './terminal.ts';
 
@@ -38,6 +39,14 @@ function needsConfirmation(yes: boolean | undefined): void {
   }
 }
 
+/** After sealing: no old row version keeps what was just sealed. */
+async function compact(db: pg.Client): Promise<void> {
+  if (!(await compactList(db))) {
+    say('The list was busy: its old row versions are still on disk. At a quiet moment, in the SQL editor:');
+    say('  vacuum (full, analyze) public.waiting_list, private.waiting_list_keys;');
+  }
+}
+
 async function init(options: { yes?: boolean }): Promise<void> {
   needsConfirmation(options.yes);
   await withDatabase(async (db) => {
@@ -49,6 +58,7 @@ async function init(options: { yes?: boolean }): Promise<void> {
     const key = newRecoveryKey();
     await handOver(key, options.yes);
     const sealed = await resealList(db, null, new Ratchet(key));
+    await compact(db);
     say(`Sealed ${sealed} stored addresses. From now on every signup is sealed; the key the database`);
     say("holds changes every hour and opens only that hour's signups.");
   });
@@ -63,6 +73,7 @@ async function rotate(options: { yes?: boolean }): Promise<void> {
     const key = newRecoveryKey();
     await handOver(key, options.yes);
     const sealed = await resealList(db, old, new Ratchet(key));
+    await compact(db);
     say(`Sealed ${sealed} addresses under the new key. The old recovery key opens nothing from now on,`);
     say('and a key taken from the database before now derives nothing that is used any more.');
   });

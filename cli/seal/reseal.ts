@@ -96,3 +96,21 @@ export async function resealList(db: pg.Client, from: Opener | null, to: Ratchet
   await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
   return sealed + (await inTransaction(db, () => pass(db, step, from, to, 'late signups')));
 }
+
+/**
+ * Rewrites the list's tables into new files, so the plaintext (or old seals) of the rows just
+ * sealed does not linger in dead row versions, and refreshes their statistics, which sample
+ * column values. Signups wait while it runs; it gives up after 5 s of waiting for the lock.
+ */
+export async function compactList(db: pg.Client): Promise<boolean> {
+  await db.query(`set lock_timeout = '5s'`);
+  try {
+    await db.query('vacuum (full, analyze) public.waiting_list, private.waiting_list_keys');
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code !== '55P03') throw error;
+    return false;
+  } finally {
+    await db.query('reset lock_timeout');
+  }
+}

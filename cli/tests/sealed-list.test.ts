@@ -4,7 +4,9 @@
  * every address byte for byte, and without it prints none.
  */
 import { parse } from 'csv-parse/sync';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
+import { SUPERUSER } from '../../supabase/tests/cluster';
+import { connect } from '../../supabase/tests/database';
 import { formatRecoveryKey, newRecoveryKey } from '../seal/recovery-key';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
@@ -87,5 +89,35 @@ describe('a sealed list', () => {
     const wrong = await waitlist(['export'], { WAITLIST_RECOVERY_KEY: another });
     expect(wrong).toMatchObject({ code: 2, stdout: '' });
     expect(wrong.stderr).toContain('does not open this list');
+  });
+
+  it('seals rows that arrived with triggers off (a data-only restore) at the next owner command', async () => {
+    const admin = await connect({ ...inject('database'), database: 'cli_sealed' }, SUPERUSER);
+    try {
+      await admin.query(`set session_replication_role = replica`);
+      await admin.query(`insert into public.waiting_list (email) values ('Restored@Example.com')`);
+    } finally {
+      await admin.end();
+    }
+    expect(await plaintextRows()).toBe(1);
+    const { stdout } = await waitlist(['export'], { WAITLIST_RECOVERY_KEY: key });
+    expect(exported(stdout)).toContain('Restored@Example.com');
+    expect(await plaintextRows()).toBe(0);
+  });
+
+  it('keys rotate seals everything again under a new key; the old key opens nothing', async () => {
+    const before = exported((await waitlist(['export', '--all'], { WAITLIST_RECOVERY_KEY: key })).stdout);
+    const without = await waitlist(['keys', 'rotate', '--yes'], { WAITLIST_RECOVERY_KEY: '' });
+    expect(without).toMatchObject({ code: 2, stdout: '' });
+
+    const rotated = await waitlist(['keys', 'rotate', '--yes'], { WAITLIST_RECOVERY_KEY: key });
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).toMatch(KEY_LINE);
+    const fresh = rotated.stdout.trim();
+    expect(exported((await waitlist(['export', '--all'], { WAITLIST_RECOVERY_KEY: fresh })).stdout)).toEqual(before);
+    const old = await waitlist(['export'], { WAITLIST_RECOVERY_KEY: key });
+    expect(old).toMatchObject({ code: 2, stdout: '' });
+    expect(old.stderr).toContain('does not open this list');
+    key = fresh;
   });
 });
