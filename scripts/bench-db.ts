@@ -2,7 +2,8 @@
  * npm run bench:db — signups per second through the anon role (row-level security and the abuse
  * guard on) and the latency of refusing a duplicate, with 0 and with 1,000,000 rows on the list;
  * then a launch-day load: 32 connections, 11,400 real signups from 1,000 networks mixed with
- * one network flooding. Its own throwaway PostgreSQL with default durability (fsync on).
+ * one network flooding. The list is sealed first (as after `waitlist keys init`), so every
+ * signup is sealed, the 1,000,000 bulk rows included. Its own throwaway PostgreSQL with default durability (fsync on).
  * Prints figures; exits non-zero only if a real signup was refused or lost, or the flood got in
  * more or less than the cap in force.
  */
@@ -12,6 +13,7 @@ import { DatabaseError, type Client } from 'pg';
 import { insertEmail, refusal } from '../supabase/tests/api-request';
 import { startCluster, SUPERUSER } from '../supabase/tests/cluster';
 import { connect, createWaitlistDatabase, type ConnectionInfo } from '../supabase/tests/database';
+import { sealList } from '../supabase/tests/sealed';
 
 const INSERTS = 5_000;
 const DUPLICATES = 1_000;
@@ -129,7 +131,8 @@ async function launchDayLoad(info: ConnectionInfo, owner: Client) {
   await Promise.all(clients.map((client) => client.end()));
 
   const { rows: listed } = await owner.query(
-    `select count(*)::int as n from public.waiting_list where email like 'launch-%' and email = any($1)`,
+    `select count(*)::int as n from private.waiting_list_keys
+     where address_hash in (select private.address_hash(e) from unnest($1::text[]) e)`,
     [real.map((signup) => signup.email)],
   );
   const { rows: limits } = await owner.query(
@@ -171,6 +174,7 @@ async function main() {
     const info = await createWaitlistDatabase(cluster);
     const api = await connect(info, 'authenticator');
     const owner = await connect(info, 'postgres');
+    await sealList(owner); // as after `waitlist keys init`: every signup below is sealed
     const {
       rows: [server],
     } = await owner.query(`select current_setting('server_version') as version`);

@@ -30,7 +30,9 @@ try {
   }
   const floor = median(psql.map((r) => r.seconds));
   const ours = median(tool.map((r) => r.seconds));
-  console.log(`export of ${ROWS.toLocaleString('en')} sealed rows over ${STEPS} steps, median of ${RUNS} (start-up included):`);
+  console.log(
+    `export of ${ROWS.toLocaleString('en')} sealed rows over ${STEPS} steps, median of ${RUNS} (start-up included):`,
+  );
   console.log(`  psql \\copy:      ${floor.toFixed(2)} s, peak ${median(psql.map((r) => r.peakMB))} MB`);
   console.log(`  waitlist export: ${ours.toFixed(2)} s, peak ${median(tool.map((r) => r.peakMB))} MB`);
   console.log(`  ratio: ${(ours / floor).toFixed(2)}× (goal ≤ 10×, < 200 MB)`);

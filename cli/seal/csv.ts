@@ -18,24 +18,33 @@ export const csvSource = (from: string) =>
          from ${from} order by created_at, id) to stdout with (format binary)`;
 
 const QUOTE = 0x22;
-const NEEDS_QUOTES = new Set([0x2c, QUOTE, 0x0d, 0x0a]);
+const COMMA = 0x2c;
+const CR = 0x0d;
+const LF = 0x0a;
+
 // OWASP CSV injection: a cell starting with = + - @ tab or CR is a formula to a spreadsheet.
-const FORMULA_START = new Set([0x3d, 0x2b, 0x2d, 0x40, 0x09, 0x0d]);
+const isFormulaStart = (byte: number) =>
+  byte === 0x3d || byte === 0x2b || byte === 0x2d || byte === 0x40 || byte === 0x09 || byte === CR;
+
+function needsQuotes(cell: Buffer): boolean {
+  for (let i = 0; i < cell.length; i += 1) {
+    const byte = cell[i];
+    if (byte === COMMA || byte === QUOTE || byte === CR || byte === LF) return true;
+  }
+  return false;
+}
 
 function writeCell(out: Buffer, at: number, cell: Buffer, quote: boolean, escapeFormula: boolean): number {
-  const prefix = escapeFormula && FORMULA_START.has(cell[0]);
-  const quoted = quote || cell.some((byte) => NEEDS_QUOTES.has(byte));
-  if (quoted) out[at++] = QUOTE;
-  if (prefix) out[at++] = 0x27; // '
-  if (quoted) {
-    for (const byte of cell) {
-      if (byte === QUOTE) out[at++] = QUOTE;
-      out[at++] = byte;
-    }
-    out[at++] = QUOTE;
-    return at;
+  const quoted = quote || needsQuotes(cell);
+  if (!quoted) return at + cell.copy(out, at);
+  out[at++] = QUOTE;
+  if (escapeFormula && isFormulaStart(cell[0])) out[at++] = 0x27; // '
+  for (let i = 0; i < cell.length; i += 1) {
+    if (cell[i] === QUOTE) out[at++] = QUOTE;
+    out[at++] = cell[i];
   }
-  return at + cell.copy(out, at);
+  out[at++] = QUOTE;
+  return at;
 }
 
 /** Rows of binary COPY in, CSV bytes out; counts rows that have neither an address nor a seal in `unreadable`. */
@@ -68,10 +77,10 @@ export function sealedCsv(opener: Opener | null, options: CsvOptions): Transform
           continue;
         }
         at = writeCell(out, at, address, options.spreadsheet, options.spreadsheet);
-        out[at++] = 0x2c;
+        out[at++] = COMMA;
         at = writeCell(out, at, signedUp!, options.spreadsheet, false);
-        out[at++] = 0x0d;
-        out[at++] = 0x0a;
+        out[at++] = CR;
+        out[at++] = LF;
         written += 1;
       }
       options.onRows?.(written);

@@ -4,7 +4,7 @@
  * one AES-256-ECB call over all their blocks, CBC's XOR done by hand, and the tag is HMAC written
  * out as two one-shot SHA-256 hashes with the step's padded keys prepared once.
  */
-import { createDecipheriv, hash } from 'node:crypto';
+import { createDecipheriv, hash, type KeyObject } from 'node:crypto';
 import type { Ratchet } from './ratchet.ts';
 import { BLOCK, IV_BYTES, rowHeader, TAG_BYTES } from './seal.ts';
 
@@ -15,7 +15,7 @@ export class SealBroken extends Error {}
 const SHA256_BLOCK = 64;
 const HEADER = 12;
 
-type Prepared = { encryptionKey: Buffer; inner: Buffer; outer: Buffer };
+type Prepared = { encryption: KeyObject; inner: Buffer; outer: Buffer };
 
 function padded(key: Buffer, byte: number): Buffer {
   const pad = Buffer.alloc(SHA256_BLOCK, byte);
@@ -37,8 +37,8 @@ export class Opener {
   private keys(step: number): Prepared {
     let keys = this.prepared.get(step);
     if (!keys) {
-      const { encryptionKey, authenticationKey } = this.ratchet.at(step);
-      keys = { encryptionKey, inner: padded(authenticationKey, 0x36), outer: padded(authenticationKey, 0x5c) };
+      const { encryption, authenticationKey } = this.ratchet.at(step);
+      keys = { encryption, inner: padded(authenticationKey, 0x36), outer: padded(authenticationKey, 0x5c) };
       this.prepared.set(step, keys);
     }
     return keys;
@@ -86,7 +86,7 @@ export class Opener {
     const blocks = Buffer.allocUnsafe(total);
     let at = 0;
     for (const i of indexes) at += rows[i].sealed.copy(blocks, at, IV_BYTES, rows[i].sealed.length - TAG_BYTES);
-    const decipher = createDecipheriv('aes-256-ecb', keys.encryptionKey, null).setAutoPadding(false);
+    const decipher = createDecipheriv('aes-256-ecb', keys.encryption, null).setAutoPadding(false);
     const plain = Buffer.concat([decipher.update(blocks), decipher.final()]);
     at = 0;
     for (const i of indexes) {

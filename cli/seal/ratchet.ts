@@ -4,7 +4,7 @@
  * kᵢ under other labels, so knowing a step's sealing keys tells nothing of its chain key. The
  * database holds only the current step's keys (private.seal_key) and derives them the same way.
  */
-import { createHash, createHmac } from 'node:crypto';
+import { createHash, createHmac, createSecretKey, type KeyObject } from 'node:crypto';
 
 export const LABELS = {
   next: 'waitlist ratchet: next chain key',
@@ -12,7 +12,14 @@ export const LABELS = {
   authentication: 'waitlist ratchet: authentication key',
 } as const;
 
-export type StepKeys = { step: number; encryptionKey: Buffer; authenticationKey: Buffer };
+/** Each key raw (for HMAC written out by hand) and as a KeyObject (per-row ciphers and HMACs: several times faster). */
+export type StepKeys = {
+  step: number;
+  encryptionKey: Buffer;
+  authenticationKey: Buffer;
+  encryption: KeyObject;
+  authentication: KeyObject;
+};
 
 const derive = (chainKey: Buffer, label: string) => createHmac('sha256', chainKey).update(label).digest();
 
@@ -35,10 +42,14 @@ export class Ratchet {
     let keys = this.keys.get(step);
     if (!keys) {
       const chainKey = this.chainKey(step);
+      const encryptionKey = derive(chainKey, LABELS.encryption);
+      const authenticationKey = derive(chainKey, LABELS.authentication);
       keys = {
         step,
-        encryptionKey: derive(chainKey, LABELS.encryption),
-        authenticationKey: derive(chainKey, LABELS.authentication),
+        encryptionKey,
+        authenticationKey,
+        encryption: createSecretKey(encryptionKey),
+        authentication: createSecretKey(authenticationKey),
       };
       this.keys.set(step, keys);
     }

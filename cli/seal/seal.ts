@@ -20,12 +20,12 @@ export function rowHeader(step: number, id: bigint, into = Buffer.allocUnsafe(12
 
 export function seal(keys: StepKeys, id: bigint, address: string | Buffer): Buffer {
   const iv = randomBytes(IV_BYTES);
-  const cipher = createCipheriv('aes-256-cbc', keys.encryptionKey, iv);
+  const cipher = createCipheriv('aes-256-cbc', keys.encryption, iv);
   const ciphertext = Buffer.concat([
     typeof address === 'string' ? cipher.update(address, 'utf8') : cipher.update(address),
     cipher.final(),
   ]);
-  const tag = createHmac('sha256', keys.authenticationKey)
+  const tag = createHmac('sha256', keys.authentication)
     .update(rowHeader(keys.step, id))
     .update(iv)
     .update(ciphertext)
