@@ -8,6 +8,7 @@ import { countCommand } from './count.ts';
 import { dailyCommand } from './daily.ts';
 import { eraseCommand } from './erase.ts';
 import { exportCommand } from './export.ts';
+import { healthCommand } from './health.ts';
 import { limitsCommand } from './limits.ts';
 import { notifyCommand } from './notify.ts';
 import { suppressCommand } from './suppress.ts';
@@ -29,6 +30,7 @@ for (const command of [
   suppressCommand(),
   limitsCommand(),
   notifyCommand(),
+  healthCommand(),
 ]) {
   program.addCommand(command.exitOverride());
 }
