@@ -7,7 +7,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from 'pg';
-import { afterAll, beforeAll, expect } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { connect, type ConnectionInfo } from '../../supabase/tests/database';
 import { startPostgrest, type PostgrestServer } from '../../supabase/tests/postgrest-server';
 import { securityHeaders } from '../../vite/security-headers';
@@ -71,23 +71,49 @@ export function useStandIns(database: () => ConnectionInfo): StandIns {
 const listed = async (owner: Client) =>
   (await owner.query<{ n: number }>('select count(*)::int as n from public.waiting_list')).rows[0].n;
 
-export type HealthRun = Result & { ms: number };
-
 /** `npm run waitlist -- health …` with the stand-ins' values (and `env` over them); the list's row count must not move. */
-export async function health(
-  stand: StandIns,
-  args: string[] = [],
-  env: Record<string, string> = {},
-): Promise<HealthRun> {
+export async function health(stand: StandIns, args: string[] = [], env: Record<string, string> = {}): Promise<Result> {
   const before = await listed(stand.owner);
-  const started = performance.now();
   const result = await waitlist(['health', ...args], { ...stand.env, ...env });
-  const ms = Math.round(performance.now() - started);
   expect(await listed(stand.owner), 'rows on the list after the check').toBe(before);
-  return { ...result, ms };
+  return result;
+}
+
+/** The seconds the command took by its own clock, from its verdict line ("… (checked in 2.01 s)."). */
+export function checkedIn(run: Result): number {
+  const seconds = /\(checked in (\d+\.\d+) s\)\.\n$/.exec(run.stdout)?.[1];
+  if (!seconds) throw new Error(`No verdict line in: ${run.stdout}`);
+  return Number(seconds);
 }
 
 export type Finding = { check: string; outcome: 'ok' | 'skipped' | 'problem' | 'setup'; says: string; fix?: string };
 
 /** The findings of a --json run. */
 export const findingsOf = (run: Result) => (JSON.parse(run.stdout) as { findings: Finding[] }).findings;
+
+export const UPKEEP = 'waitlist-signup-guard-upkeep';
+export const PURGE = 'waitlist-purge-job-history';
+
+/**
+ * Before each test, the shared database as a healthy project has it: the site's origin allowed,
+ * both jobs run a moment ago (pg_cron runs the upkeep at the next minute, the purge at 03:30);
+ * after it, back to what the other test files expect.
+ */
+export function useHealthyProject(stand: StandIns): void {
+  beforeEach(async () => {
+    await stand.owner.query('insert into private.allowed_origins values ($1)', [stand.site.url]);
+    await stand.owner.query(
+      `insert into cron.job_run_details (jobid, runid, username, database, command, status, return_message, start_time, end_time)
+       select jobid, 910000 + jobid, username, database, command, 'succeeded', '1 row', now() - interval '1 second', now()
+       from cron.job where jobname in ($1, $2)`,
+      [UPKEEP, PURGE],
+    );
+  });
+  afterEach(async () => {
+    await stand.owner.query('delete from private.allowed_origins');
+    await stand.owner.query(`update cron.job set active = true where jobname like 'waitlist-%'`);
+    await stand.owner.query('delete from cron.job_run_details where runid between 910000 and 919999');
+    stand.api.behaviour = 'database';
+    stand.site.builtFor = stand.api.url;
+  });
+}
