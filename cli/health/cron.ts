@@ -6,7 +6,7 @@ import { duration, ok, problem, type Finding } from './finding.ts';
 const JOBS = [
   {
     name: 'waitlist-signup-guard-upkeep',
-    does: "deletes the guard's expired counters and secrets, and prepares the next day's secret",
+    does: "deletes the guard's expired counters and secrets, and prepares today's and tomorrow's secrets",
     runs: 'every minute',
     staleAfterSeconds: 5 * 60,
     mustHaveRun: true,

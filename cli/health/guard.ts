@@ -63,7 +63,9 @@ export async function checkGuardData(db: pg.Client): Promise<Finding> {
     `${[
       ...(counters ? [`${plural(counters, 'counter')} in private.signup_counts`] : []),
       ...(secrets ? [`${plural(secrets, 'secret')} in private.signup_secrets`] : []),
-    ].join(' and ')} outlived their slot (the oldest ended ${duration(oldest)} ago): the upkeep job is not ` +
+    ].join(
+      ' and ',
+    )} outlived ${counters + secrets === 1 ? 'its' : 'their'} slot (the oldest ended ${duration(oldest)} ago): the upkeep job is not ` +
       "deleting the guard's personal data, as supabase/security.md promises.",
     'Get waitlist-signup-guard-upkeep running again (its line above), then delete them at once: ' +
       'select private.forget_expired_signups();',

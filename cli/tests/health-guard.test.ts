@@ -111,7 +111,7 @@ describe('waitlist health, the database half', () => {
     const run = await health(stand);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      'PROBLEM guard data: 1 counter in private.signup_counts outlived their slot (the oldest ended 3 h ago)',
+      'PROBLEM guard data: 1 counter in private.signup_counts outlived its slot (the oldest ended 3 h ago)',
     );
   });
 });
