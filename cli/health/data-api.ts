@@ -15,7 +15,8 @@ const CHECK = 'data API';
 /** Random, so never a listed address, and without "@", so never a valid one. */
 export const probeAddress = () => `waitlist-health-check-${randomUUID()}`;
 
-function judge(answer: Answer, { site, api }: Settings): Finding {
+/** What the data API's answer to the probe says about the list. */
+export function judgeAnswer(answer: Answer, { site, api }: Settings): Finding {
   const endpoint = `${api}/rest/v1/waiting_list`;
   if ('failure' in answer) {
     const fix = answer.timedOut ? RESTORE_PROJECT : `Check VITE_SUPABASE_URL. ${RESTORE_PROJECT}`;
@@ -34,14 +35,16 @@ function judge(answer: Answer, { site, api }: Settings): Finding {
     return problem(
       CHECK,
       `Accepted an address without "@" (${status}): the list's address check is missing and a row was added.`,
-      `Apply the migrations (${APPLY_MIGRATIONS}), then: delete from public.waiting_list where email not like '%@%';`,
+      'Restore the check waiting_list_email_format as supabase/migrations/*_waiting_list.sql adds it (or apply the ' +
+        `migrations: ${APPLY_MIGRATIONS}), then: delete from public.waiting_list where email not like '%@%';`,
     );
   }
   if (status === 401 && code === '42501') {
     return problem(
       CHECK,
       `Refused the anonymous role (${said}): its grant or policy on the list is gone.`,
-      `Apply the migrations: ${APPLY_MIGRATIONS}`,
+      'Restore them as supabase/migrations/*_waiting_list.sql sets them: grant insert (email) on table ' +
+        'public.waiting_list to anon, authenticated; and the policy waiting_list_fresh_signup.',
     );
   }
   if (status === 401) {
@@ -77,7 +80,7 @@ function judge(answer: Answer, { site, api }: Settings): Finding {
     return problem(
       'limits',
       `The guard refused the probe as over a signup limit (${said}).`,
-      'If this network sent many signups, wait 10 minutes. If every visitor is refused, the shared "all" limit is full: ' +
+      'If this network sent many signups, wait for the next 10-minute slot or UTC day. If every visitor is refused, the shared "all" limit is full: ' +
         'see npm run waitlist -- limits and raise it (e.g. limits all --per-day N; supabase/security.md).',
     );
   }
@@ -108,5 +111,5 @@ export async function checkDataApi(settings: Settings, seconds: number): Promise
     },
     seconds,
   );
-  return [judge(answer, settings)];
+  return [judgeAnswer(answer, settings)];
 }
