@@ -8,6 +8,7 @@ import { countCommand } from './count.ts';
 import { dailyCommand } from './daily.ts';
 import { eraseCommand } from './erase.ts';
 import { exportCommand } from './export.ts';
+import { healthCommand } from './health.ts';
 import { keysCommand } from './keys.ts';
 import { limitsCommand } from './limits.ts';
 import { notifyCommand } from './notify.ts';
@@ -30,6 +31,7 @@ for (const command of [
   suppressCommand(),
   limitsCommand(),
   notifyCommand(),
+  healthCommand(),
   keysCommand(),
 ]) {
   program.addCommand(command.exitOverride());

@@ -7,7 +7,11 @@
 import type { Client } from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { SUPERUSER } from '../../supabase/tests/cluster';
-import { connect, migrate } from '../../supabase/tests/database';
+import { connect, migrate, type ConnectionInfo } from '../../supabase/tests/database';
+
+/** The DATABASE_URL of `info`'s database, as the owner (postgres), through the server's Unix socket. */
+export const ownerUrl = (info: ConnectionInfo) =>
+  `postgresql://postgres@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
 
 export function useOwnDatabase(name: string): { owner: Client } {
   const clients = {} as { owner: Client };
@@ -23,7 +27,7 @@ export function useOwnDatabase(name: string): { owner: Client } {
     const own = { ...shared, database: name };
     await migrate(own);
     clients.owner = await connect(own, 'postgres');
-    process.env.DATABASE_URL = `postgresql://postgres@localhost/${name}?host=${encodeURIComponent(own.host)}&port=${own.port}`;
+    process.env.DATABASE_URL = ownerUrl(own);
   }, 120_000);
   afterAll(() => clients.owner?.end());
   return clients;

@@ -1,0 +1,42 @@
+/**
+ * npm run waitlist -- health: could a visitor join the list right now, and if not, why and what to
+ * do. The public half takes the visitor's path (the page, then the data API); with DATABASE_URL,
+ * the database's half looks behind it. docs/operations.md, "Is the list taking signups?".
+ */
+import { Command, InvalidArgumentError } from 'commander';
+import { checkDataApi } from './health/data-api.ts';
+import { checkDatabase } from './health/database.ts';
+import { exitCode, report, skipped, type Finding } from './health/finding.ts';
+import { readSettings } from './health/settings.ts';
+import { checkSite } from './health/site.ts';
+
+function seconds(value: string): number {
+  if (!/^[1-9]\d*$/.test(value))
+    throw new InvalidArgumentError(`not a whole number of seconds ≥ 1: ${JSON.stringify(value)}`);
+  return Number(value);
+}
+
+export function healthCommand(): Command {
+  return new Command('health')
+    .description(
+      'Check that a visitor could join the list now: the site, the data API (adds nothing), and with DATABASE_URL ' +
+        'the migrations, origins, limits and pg_cron jobs. Exit 0 healthy, 1 a problem visitors meet, 2 setup.',
+    )
+    .option('--timeout <seconds>', 'the longest any one wait may take', seconds, 10)
+    .option('--json', 'print {"healthy", "exitCode", "seconds", "findings"} as JSON')
+    .action(async (options: { timeout: number; json?: boolean }) => {
+      const startedAt = performance.now();
+      const settings = readSettings();
+      const publicHalf = Array.isArray(settings)
+        ? Promise.resolve(settings)
+        : Promise.all([checkSite(settings, options.timeout), checkDataApi(settings, options.timeout)]).then((f) =>
+            f.flat(),
+          );
+      const databaseHalf: Promise<Finding[]> = process.env.DATABASE_URL
+        ? checkDatabase(Array.isArray(settings) ? undefined : settings.site, options.timeout)
+        : Promise.resolve([skipped('database', 'DATABASE_URL is not set: the public half alone was checked.')]);
+      const findings = (await Promise.all([publicHalf, databaseHalf])).flat();
+      report(findings, startedAt, Boolean(options.json));
+      process.exitCode = exitCode(findings);
+    });
+}

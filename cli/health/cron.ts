@@ -1,0 +1,98 @@
+/** The guard's pg_cron jobs: scheduled, active, and each one's last run recent and successful. */
+import type pg from 'pg';
+import { duration, ok, problem, type Finding } from './finding.ts';
+
+/** The jobs supabase/migrations/*_signup_guard.sql schedules, and how stale a last run may be. */
+const JOBS = [
+  {
+    name: 'waitlist-signup-guard-upkeep',
+    does: "deletes the guard's expired counters and secrets, and prepares today's and tomorrow's secrets",
+    runs: 'every minute',
+    staleAfterSeconds: 5 * 60,
+    mustHaveRun: true,
+  },
+  {
+    name: 'waitlist-purge-job-history',
+    does: "deletes the guard jobs' run history older than a day",
+    runs: 'daily at 03:30 UTC',
+    staleAfterSeconds: 25 * 3600,
+    mustHaveRun: false, // a project younger than a day may not have had its first run yet
+  },
+];
+const SCHEDULED_BY = 'supabase/migrations/20261122044600_signup_guard.sql';
+
+type Job = (typeof JOBS)[number];
+type Row = {
+  jobid: string;
+  jobname: string;
+  active: boolean;
+  status: string | null;
+  return_message: string | null;
+  age_seconds: number | null;
+};
+
+const lookAtRuns = (row: Row) =>
+  `Look at its runs: select status, return_message, start_time from cron.job_run_details where jobid = ${row.jobid} order by start_time desc limit 5;`;
+
+function judge(job: Job, row: Row | undefined): Finding {
+  const what = `It ${job.does}, ${job.runs}.`;
+  if (!row)
+    return problem(
+      job.name,
+      `Not scheduled. ${what}`,
+      `Run its cron.schedule(...) line from ${SCHEDULED_BY} in the SQL editor.`,
+    );
+  if (!row.active)
+    return problem(
+      job.name,
+      `Stopped (cron.job.active is false). ${what}`,
+      `select cron.alter_job(${row.jobid}, active := true);`,
+    );
+  if (row.status === 'failed')
+    return problem(
+      job.name,
+      `Its last run, ${duration(row.age_seconds)} ago, failed: ${row.return_message}. ${what}`,
+      lookAtRuns(row),
+    );
+  if (row.age_seconds === null) {
+    if (!job.mustHaveRun) return ok(job.name, `Active; no run recorded yet (it runs ${job.runs}).`);
+    return problem(job.name, `No run recorded: pg_cron is not running it. ${what}`, lookAtRuns(row));
+  }
+  if (row.age_seconds > job.staleAfterSeconds) {
+    return problem(
+      job.name,
+      `Its last run was ${duration(row.age_seconds)} ago; it should run ${job.runs}. ${what}`,
+      lookAtRuns(row),
+    );
+  }
+  return ok(job.name, `Last run ${duration(row.age_seconds)} ago, succeeded.`);
+}
+
+export async function checkCron(db: pg.Client): Promise<Finding[]> {
+  const cron = await db.query(`select from pg_extension where extname = 'pg_cron'`);
+  if (!cron.rowCount) {
+    return [
+      problem(
+        'pg_cron',
+        "Not enabled: nothing deletes the guard's expired counters (personal data) or prepares its daily secrets.",
+        `Enable pg_cron (Dashboard → Database → Extensions), then run the cron.schedule(...) lines of ${SCHEDULED_BY}.`,
+      ),
+    ];
+  }
+  const { rows } = await db.query<Row>(
+    `select j.jobid, j.jobname, j.active, r.status, r.return_message,
+            extract(epoch from now() - r.end_time)::int as age_seconds
+     from cron.job j
+     left join lateral (select d.status, d.return_message, d.end_time from cron.job_run_details d
+                        where d.jobid = j.jobid and d.status in ('succeeded', 'failed')
+                        order by d.end_time desc limit 1) r on true
+     where j.jobname = any($1)`,
+    [JOBS.map((job) => job.name)],
+  );
+  return JOBS.map((job) =>
+    judge(
+      job,
+      rows.find((row) => row.jobname === job.name),
+    ),
+  );
+}

@@ -1,0 +1,115 @@
+/**
+ * The data API, called as the page calls it, with a signup that must fail: an address without "@".
+ * The guard's triggers (origin, then limits) run before the address CHECK, and the CHECK's error
+ * rolls the whole request back, counters included: a 400 23514 proves the request went through
+ * the key, the guard and the database, and added no row and spent no quota (docs/operations.md).
+ */
+import { randomUUID } from 'node:crypto';
+import { ok, problem, type Finding } from './finding.ts';
+import { allowOrigin, APPLY_MIGRATIONS, RESTORE_PROJECT } from './fixes.ts';
+import { errorBody, request, type Answer } from './http.ts';
+import type { Settings } from './settings.ts';
+
+const CHECK = 'data API';
+
+/** Random, so never a listed address, and without "@", so never a valid one. */
+export const probeAddress = () => `waitlist-health-check-${randomUUID()}`;
+
+/** What the data API's answer to the probe says about the list. */
+export function judgeAnswer(answer: Answer, { site, api }: Settings): Finding {
+  const endpoint = `${api}/rest/v1/waiting_list`;
+  if ('failure' in answer) {
+    const fix = answer.timedOut ? RESTORE_PROJECT : `Check VITE_SUPABASE_URL. ${RESTORE_PROJECT}`;
+    return problem(CHECK, `${endpoint} ${answer.failure}.`, fix);
+  }
+  const { status } = answer;
+  const { code, message } = errorBody(answer.body);
+  const said = [status, code, message && JSON.stringify(message)].filter(Boolean).join(' ');
+  if (status === 400 && code === '23514') {
+    return ok(
+      CHECK,
+      'The request reached the database: the guard admitted it, the address check refused it (400 23514), nothing was added.',
+    );
+  }
+  if (status >= 200 && status < 300) {
+    return problem(
+      CHECK,
+      `Accepted an address without "@" (${status}): the list's address check is missing and a row was added.`,
+      'Restore the check waiting_list_email_format as supabase/migrations/*_waiting_list.sql adds it (or apply the ' +
+        `migrations: ${APPLY_MIGRATIONS}), then: delete from public.waiting_list where email not like '%@%';`,
+    );
+  }
+  if (status === 401 && code === '42501') {
+    return problem(
+      CHECK,
+      `Refused the anonymous role (${said}): its grant or policy on the list is gone.`,
+      'Restore them as supabase/migrations/*_waiting_list.sql sets them: grant insert (email) on table ' +
+        'public.waiting_list to anon, authenticated; and the policy waiting_list_fresh_signup.',
+    );
+  }
+  if (status === 401) {
+    return problem(
+      'key',
+      `The data API refused the publishable key (${said}).`,
+      'Copy the current publishable key (Dashboard → Project Settings → API Keys) into VITE_SUPABASE_PUBLISHABLE_KEY here, ' +
+        "in the host's build settings and in the repository variables, then rebuild and redeploy the site.",
+    );
+  }
+  if (status === 402) {
+    return problem(
+      CHECK,
+      `Supabase restricts the project (${said}): a quota is exceeded or a bill is overdue.`,
+      "See the organization's Usage and Billing pages in the dashboard.",
+    );
+  }
+  if (status === 403 && code === 'PT403') {
+    return problem(
+      'origins',
+      `The guard refused a signup from the site's own origin, ${site} (${said}): private.allowed_origins does not list it, so every signup from the page fails.`,
+      allowOrigin(site),
+    );
+  }
+  if (status === 404) {
+    return problem(
+      CHECK,
+      `${api} has no table public.waiting_list (${said}).`,
+      `If VITE_SUPABASE_URL names the right project, apply the migrations (${APPLY_MIGRATIONS}); if not, correct it.`,
+    );
+  }
+  if (status === 429) {
+    return problem(
+      'limits',
+      `The guard refused the probe as over a signup limit (${said}).`,
+      'If this network sent many signups, wait for the next 10-minute slot or UTC day. If every visitor is refused, the shared "all" limit is full: ' +
+        'see npm run waitlist -- limits and raise it (e.g. limits all --per-day N; supabase/security.md).',
+    );
+  }
+  if (status === 540) return problem(CHECK, `Supabase answered 540: the project is paused.`, RESTORE_PROJECT);
+  if (status >= 500)
+    return problem(CHECK, `Answered ${said}: the project is paused, restarting or down.`, RESTORE_PROJECT);
+  return problem(
+    CHECK,
+    `Answered ${said}, where a reachable list answers 400 23514.`,
+    `Run this check with DATABASE_URL set; apply the migrations if it says so (${APPLY_MIGRATIONS}).`,
+  );
+}
+
+export async function checkDataApi(settings: Settings, seconds: number): Promise<Finding[]> {
+  const answer = await request(
+    `${settings.api}/rest/v1/waiting_list`,
+    {
+      method: 'POST',
+      // What supabase-js sends for the page's insert (docs/data-api.md), from the page's origin.
+      headers: {
+        apikey: settings.key,
+        authorization: `Bearer ${settings.key}`,
+        'content-type': 'application/json',
+        prefer: 'return=minimal',
+        origin: settings.site,
+      },
+      body: JSON.stringify({ email: probeAddress() }),
+    },
+    seconds,
+  );
+  return [judgeAnswer(answer, settings)];
+}

@@ -1,0 +1,114 @@
+/**
+ * `waitlist health` on the visitor's path: the site and the data API (stand-ins, health-stand-ins.ts)
+ * in front of the shared test database, where pg_cron runs the guard's jobs. Every run leaves the
+ * list's row count as it was.
+ */
+import { readFileSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
+import { describe, expect, inject, it } from 'vitest';
+import { countsOf } from '../../supabase/tests/guard';
+import { SECURITY_HEADERS } from '../health/site';
+import {
+  checkedIn,
+  findingsOf,
+  health,
+  PURGE,
+  siteHeaders,
+  UPKEEP,
+  useHealthyProject,
+  useStandIns,
+} from './health-stand-ins';
+
+const stand = useStandIns(() => inject('database'));
+useHealthyProject(stand);
+
+/** A port where nothing listens (a server opened, then closed). */
+async function closedPort(): Promise<number> {
+  const server = createServer().listen(0, '127.0.0.1');
+  await new Promise((resolve) => server.once('listening', resolve));
+  const { port } = server.address() as AddressInfo;
+  await new Promise((resolve) => server.close(resolve));
+  return port;
+}
+
+describe('waitlist health, the public half', () => {
+  it('says healthy (exit 0) when a visitor could join, adding no row and spending no quota', async () => {
+    const run = await health(stand);
+    expect(run).toMatchObject({ code: 0, stderr: '' });
+    expect(run.stdout).toMatch(/\nHealthy: a visitor can join the list right now \(checked in \d+\.\d\d s\)\.\n$/);
+    const checks = findingsOf(await health(stand, ['--json']));
+    expect(checks.map((f) => [f.check, f.outcome])).toEqual(
+      ['site', 'CSP', 'data API', 'migrations', 'origins', 'limits', UPKEEP, PURGE, 'guard data'].map((c) => [c, 'ok']),
+    );
+    expect(checks.find((f) => f.check === 'data API')?.says).toContain('400 23514');
+    // The probe's counts were rolled back with it: the owner's network spent nothing.
+    expect(await countsOf(stand.owner, '127.0.0.1/32')).toEqual({ tenMinutes: 0, day: 0 });
+  });
+
+  it('checks every security header the build sends', () => {
+    expect(siteHeaders(stand.site).map(([name]) => name.toLowerCase())).toEqual(SECURITY_HEADERS);
+  });
+
+  it('runs the public half alone without DATABASE_URL', async () => {
+    const run = await health(stand, [], { DATABASE_URL: '' });
+    expect(run.code).toBe(0);
+    expect(run.stdout).toContain('skipped database: DATABASE_URL is not set');
+  });
+
+  it('names the data API that cannot be reached (exit 1)', async () => {
+    const run = await health(stand, [], { VITE_SUPABASE_URL: `http://127.0.0.1:${await closedPort()}` });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(
+      /PROBLEM +data API: http:\/\/127\.0\.0\.1:\d+\/rest\/v1\/waiting_list could not be reached \(connect ECONNREFUSED/,
+    );
+    expect(run.stdout).toContain(
+      'Fix: Check VITE_SUPABASE_URL. Open the project in the Supabase dashboard: if it says paused',
+    );
+  });
+
+  it('names a data API answering 503 as paused or down (exit 1)', async () => {
+    stand.api.behaviour = 'unavailable';
+    const run = await health(stand);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      'PROBLEM data API: Answered 503 "Service Unavailable": the project is paused, restarting or down.',
+    );
+  });
+
+  it('gives up on a data API that takes the request and never answers, within the bound (exit 1)', async () => {
+    stand.api.behaviour = 'silent';
+    const run = await health(stand, ['--timeout', '2']);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('/rest/v1/waiting_list did not answer within 2 s.');
+    // The command's own clock, node's start left out (seconds on a busy machine).
+    expect(checkedIn(run)).toBeGreaterThanOrEqual(2);
+    expect(checkedIn(run)).toBeLessThan(3);
+  });
+
+  it('names the key the data API refuses (exit 1)', async () => {
+    const run = await health(stand, [], { VITE_SUPABASE_PUBLISHABLE_KEY: 'sb_publishable_rotated-away' });
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('PROBLEM key: The data API refused the publishable key (401 "Invalid API key").');
+  });
+
+  it('names the CSP of a site built for another project (exit 1)', async () => {
+    stand.site.builtFor = 'https://another-project.supabase.co';
+    const run = await health(stand);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(
+      `PROBLEM CSP: The deployed page may only call 'self' https://another-project.supabase.co (connect-src), not ${stand.api.url}`,
+    );
+  });
+
+  it('is the command the scheduled workflow runs, public values from repository variables', () => {
+    const workflow = readFileSync(new URL('../../.github/workflows/health.yml', import.meta.url), 'utf8');
+    expect(workflow).toMatch(/\n {8}run: npm run waitlist -- health\n/);
+    for (const name of ['VITE_SITE_URL', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_PUBLISHABLE_KEY']) {
+      expect(workflow).toContain(`${name}: \${{ vars.${name} }}`);
+    }
+    expect(workflow).not.toContain('secrets.');
+    // run-cli.ts starts cli/main.ts with node, which is what `npm run waitlist` runs.
+    const scripts = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts;
+    expect(scripts.waitlist).toBe('node cli/main.ts');
+  });
+});

@@ -1,0 +1,87 @@
+/**
+ * The HTTP face of api-request.ts: POST /rest/v1/waiting_list answered as Supabase's gateway and
+ * PostgREST answer it (the key checked, every request header and the client's address in
+ * request.headers, role anon, one transaction, an error as PostgREST's status and JSON body),
+ * by the throwaway database. On 127.0.0.1, on a port of the system's choosing. It can also be
+ * told to answer 503, as a project that is down does, or to take requests and never answer.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { text } from 'node:stream/consumers';
+import { DatabaseError, type Client } from 'pg';
+import { apiRequest, POSTGREST_INSERT } from './api-request';
+import { CREATED, postgrestAnswer, type HttpAnswer } from './postgrest-answer';
+
+export type Behaviour = 'database' | 'unavailable' | 'silent';
+
+export type PostgrestServer = { url: string; behaviour: Behaviour; close(): Promise<void> };
+
+type Answer = { status: number; body: object | null };
+
+/** What Supabase's gateway answers a missing or wrong key, before PostgREST (docs/data-api.md). */
+const INVALID_KEY: Answer = {
+  status: 401,
+  body: { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' },
+};
+const UNAVAILABLE: Answer = { status: 503, body: { message: 'Service Unavailable' } };
+const NO_ROUTE: Answer = {
+  status: 404,
+  body: { code: 'PGRST125', details: null, hint: null, message: 'Invalid path specified in request URL' },
+};
+
+/** The request's headers as PostgREST hands them to the database; cf-connecting-ip is the gateway's to set. */
+function requestHeaders(request: IncomingMessage): Record<string, string> {
+  return Object.fromEntries(
+    Object.entries(request.headers).flatMap(([name, value]) =>
+      value === undefined || name === 'cf-connecting-ip' ? [] : [[name, [value].flat().join(', ')]],
+    ),
+  );
+}
+
+/** `api` is logged in as PostgREST logs in (authenticator); requests take turns on it. */
+export async function startPostgrest(api: Client, key: string): Promise<PostgrestServer> {
+  let turn: Promise<unknown> = Promise.resolve();
+  const insert = async (request: IncomingMessage, body: string): Promise<HttpAnswer> => {
+    try {
+      await apiRequest(api, POSTGREST_INSERT, [body], {
+        clientIp: request.socket.remoteAddress ?? null,
+        headers: requestHeaders(request),
+      });
+      return CREATED;
+    } catch (error) {
+      if (error instanceof DatabaseError) return postgrestAnswer(error, 'anon');
+      throw error;
+    }
+  };
+  const answer = async (request: IncomingMessage): Promise<Answer> => {
+    const body = await text(request);
+    if (server.behaviour === 'unavailable') return UNAVAILABLE;
+    if (request.method !== 'POST' || request.url !== '/rest/v1/waiting_list') return NO_ROUTE;
+    if (request.headers.apikey !== key) return INVALID_KEY;
+    const result = turn.then(() => insert(request, body));
+    turn = result.catch(() => undefined);
+    return result;
+  };
+
+  const http = createServer((request, response) => {
+    if (server.behaviour === 'silent') return; // the connection stays open, unanswered
+    answer(request).then(
+      ({ status, body }) => {
+        response.writeHead(status, body ? { 'content-type': 'application/json' } : {});
+        response.end(body ? JSON.stringify(body) : undefined);
+      },
+      (error: unknown) => response.writeHead(500).end(String(error)),
+    );
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
+  const server: PostgrestServer = {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
+    behaviour: 'database',
+    close: () =>
+      new Promise<void>((resolve) => {
+        http.closeAllConnections();
+        http.close(() => resolve());
+      }),
+  };
+  return server;
+}
