@@ -2,10 +2,14 @@
 import type pg from 'pg';
 import { duration, ok, problem, type Finding } from './finding.ts';
 
-/** The jobs supabase/migrations/*_signup_guard.sql schedules, and how stale a last run may be. */
+const GUARD = 'supabase/migrations/20261122044600_signup_guard.sql';
+const SEALED = 'supabase/migrations/20261125200000_sealed_list.sql';
+
+/** The jobs the migrations schedule, and how stale a last run may be. */
 const JOBS = [
   {
     name: 'waitlist-signup-guard-upkeep',
+    scheduledBy: GUARD,
     does: "deletes the guard's expired counters and secrets, and prepares today's and tomorrow's secrets",
     runs: 'every minute',
     staleAfterSeconds: 5 * 60,
@@ -13,13 +17,29 @@ const JOBS = [
   },
   {
     name: 'waitlist-purge-job-history',
+    scheduledBy: GUARD,
     does: "deletes the guard jobs' run history older than a day",
     runs: 'daily at 03:30 UTC',
     staleAfterSeconds: 25 * 3600,
     mustHaveRun: false, // a project younger than a day may not have had its first run yet
   },
+  {
+    name: 'waitlist-seal-ratchet',
+    scheduledBy: SEALED,
+    does: "moves the sealing key one step, so the key the database holds opens only the last hour's signups",
+    runs: 'hourly at minute 0',
+    staleAfterSeconds: 2 * 3600,
+    mustHaveRun: false, // a project younger than an hour
+  },
+  {
+    name: 'waitlist-seal-pending',
+    scheduledBy: SEALED,
+    does: 'seals signups restored with the triggers off',
+    runs: 'hourly at minute 5',
+    staleAfterSeconds: 2 * 3600,
+    mustHaveRun: false,
+  },
 ];
-const SCHEDULED_BY = 'supabase/migrations/20261122044600_signup_guard.sql';
 
 type Job = (typeof JOBS)[number];
 type Row = {
@@ -40,7 +60,7 @@ function judge(job: Job, row: Row | undefined): Finding {
     return problem(
       job.name,
       `Not scheduled. ${what}`,
-      `Run its cron.schedule(...) line from ${SCHEDULED_BY} in the SQL editor.`,
+      `Run its cron.schedule(...) line from ${job.scheduledBy} in the SQL editor.`,
     );
   if (!row.active)
     return problem(
@@ -74,8 +94,9 @@ export async function checkCron(db: pg.Client): Promise<Finding[]> {
     return [
       problem(
         'pg_cron',
-        "Not enabled: nothing deletes the guard's expired counters (personal data) or prepares its daily secrets.",
-        `Enable pg_cron (Dashboard → Database → Extensions), then run the cron.schedule(...) lines of ${SCHEDULED_BY}.`,
+        "Not enabled: nothing deletes the guard's expired counters (personal data) or prepares its daily secrets, " +
+          'and the sealing key never changes.',
+        `Enable pg_cron (Dashboard → Database → Extensions), then run the cron.schedule(...) lines of ${GUARD} and ${SEALED}.`,
       ),
     ];
   }

@@ -9,6 +9,7 @@ import { setup, type Finding } from './finding.ts';
 import { RESTORE_PROJECT } from './fixes.ts';
 import { checkGuardData, checkLimits, checkOrigins } from './guard.ts';
 import { checkMigrations } from './migrations.ts';
+import { checkSealing } from './sealing.ts';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -47,6 +48,7 @@ export async function checkDatabase(site: string | undefined, seconds: number): 
       await checkLimits(db),
       ...(await checkCron(db)),
       await checkGuardData(db),
+      await checkSealing(db),
     ];
   } catch (error) {
     return [setup('database', `The checks stopped: ${why(error)}.`, `Run the check again. ${RESTORE_PROJECT}`)];

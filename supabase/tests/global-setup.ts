@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startCluster } from './cluster';
-import { createWaitlistDatabase, type ConnectionInfo } from './database';
+import { connect, createWaitlistDatabase, type ConnectionInfo } from './database';
+import { sealList } from './sealed';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -8,11 +9,17 @@ declare module 'vitest' {
   }
 }
 
-/** One throwaway server for the whole db run; stopped and deleted afterwards, pass or fail. */
+/**
+ * One throwaway server for the whole db run; stopped and deleted afterwards, pass or fail. Its
+ * list is sealed, as a live one is after `waitlist keys init`: every test's signup is sealed.
+ */
 export default async function setup(project: TestProject) {
   const cluster = await startCluster();
   try {
-    project.provide('database', await createWaitlistDatabase(cluster));
+    const database = await createWaitlistDatabase(cluster);
+    const owner = await connect(database, 'postgres');
+    await sealList(owner).finally(() => owner.end());
+    project.provide('database', database);
   } catch (error) {
     await cluster.stop();
     throw error;
