@@ -52,7 +52,7 @@ describe('waitlist', () => {
     expect(header).toEqual(['email', 'signed_up_at']);
     expect(records).toEqual(await mayEmail());
     for (const address of seededAddresses()) expect(records.map((r: string[]) => r[0])).toContain(address);
-    expect(stdout).toContain('\r\n"""quoted""@example.com",');
+    expect(stdout).toContain('\r\n"a,comma@example.com",');
     expect(stdout).toContain('\r\n-dash@example.com,');
   });
 

@@ -6,24 +6,15 @@
  */
 import type { Client } from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { SUPERUSER } from '../../supabase/tests/cluster';
-import { connect, migrate } from '../../supabase/tests/database';
+import { connect, createEmptyDatabase, migrate, ownerUrl } from '../../supabase/tests/database';
 
 export function useOwnDatabase(name: string): { owner: Client } {
   const clients = {} as { owner: Client };
   beforeAll(async () => {
-    const shared = inject('database');
-    const admin = await connect({ ...shared, database: 'postgres' }, SUPERUSER);
-    try {
-      await admin.query(`drop database if exists ${name}`);
-      await admin.query(`create database ${name} owner postgres template template0`);
-    } finally {
-      await admin.end();
-    }
-    const own = { ...shared, database: name };
+    const own = await createEmptyDatabase(inject('database'), name);
     await migrate(own);
     clients.owner = await connect(own, 'postgres');
-    process.env.DATABASE_URL = `postgresql://postgres@localhost/${name}?host=${encodeURIComponent(own.host)}&port=${own.port}`;
+    process.env.DATABASE_URL = ownerUrl(own);
   }, 120_000);
   afterAll(() => clients.owner?.end());
   return clients;

@@ -113,16 +113,41 @@ export async function createWaitlistDatabase(cluster: Cluster): Promise<Connecti
   return waitlist;
 }
 
-/** Every migration in order, then the seed, as `postgres` (what `supabase db reset` runs). */
-export async function migrate(database: ConnectionInfo): Promise<void> {
+/** Migration versions (their 14-digit prefix) to apply: from `from` on, and/or only those before `before`. */
+export type MigrationRange = { from?: string; before?: string };
+
+/**
+ * Every migration in order, then the seed, as `postgres` (what `supabase db reset` runs). With a
+ * range, only those migrations and no seed: a database as it was before a migration, then brought
+ * up to date as `db push` does to a deployed one.
+ */
+export async function migrate(database: ConnectionInfo, { from = '', before }: MigrationRange = {}): Promise<void> {
   const owner = await connect(database, 'postgres');
   try {
-    await owner.query('grant usage on schema public to anon, authenticated, service_role');
+    if (!from) await owner.query('grant usage on schema public to anon, authenticated, service_role');
     const names = migrationFiles();
     checkMigrationNames(names);
-    for (const name of names) await runFile(owner, join(SUPABASE_DIR, 'migrations', name));
-    await runFile(owner, join(SUPABASE_DIR, 'seed.sql'));
+    for (const name of names.filter((n) => n >= from && (!before || n < before))) {
+      await runFile(owner, join(SUPABASE_DIR, 'migrations', name));
+    }
+    if (!from && !before) await runFile(owner, join(SUPABASE_DIR, 'seed.sql'));
   } finally {
     await owner.end();
   }
+}
+
+/** The owner's connection URL (what the CLI reads from DATABASE_URL), through the server's socket. */
+export const ownerUrl = (info: ConnectionInfo) =>
+  `postgresql://postgres@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
+
+/** A new, empty database `name` (dropped first if it exists) in the shared test server. */
+export async function createEmptyDatabase(shared: ConnectionInfo, name: string): Promise<ConnectionInfo> {
+  const admin = await connect({ ...shared, database: 'postgres' }, SUPERUSER);
+  try {
+    await admin.query(`drop database if exists ${name}`);
+    await admin.query(`create database ${name} owner postgres template template0`);
+  } finally {
+    await admin.end();
+  }
+  return { ...shared, database: name };
 }
