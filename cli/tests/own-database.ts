@@ -6,7 +6,8 @@
  */
 import type { Client } from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { connect, createEmptyDatabase, migrate, ownerUrl } from '../../supabase/tests/database';
+import { connect, createEmptyDatabase, ownerUrl } from '../../supabase/tests/database';
+import { migrate } from '../../supabase/tests/migrations';
 
 export function useOwnDatabase(name: string): { owner: Client } {
   const clients = {} as { owner: Client };

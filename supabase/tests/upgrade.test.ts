@@ -7,7 +7,8 @@ import { describe, expect, inject, it } from 'vitest';
 import { waitlist } from '../../cli/tests/run-cli';
 import { constraintNames } from '../../mocks/postgrest';
 import { insertEmail, refusal } from './api-request';
-import { connect, createEmptyDatabase, migrate, ownerUrl, type ConnectionInfo } from './database';
+import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from './database';
+import { migrate } from './migrations';
 
 const ADDRESS_RULE = '20261125100100_one_mailbox_one_address.sql';
 const BROWSER_ORIGINS = '20261125100000_last_openings.sql';
