@@ -240,11 +240,10 @@ declare
   quota private.signup_limits;
   key bytea;
   keys bytea[] := '{}';
-  duplicate boolean := exists (select from private.waiting_list_keys k where k.address_hash = private.address_hash(new.email));
   too_many constant text := 'Too many signups from this network. Try again in a few minutes.';
 begin
   -- Prefer: tx=rollback would let a request learn its answer and leave no count (hosted
-  -- PostgREST ignores tx=, but the guard does not rely on that).
+  -- PostgREST ignores tx=, but the guard does not rely on that). Unreadable headers stop here.
   if coalesce(private.request_header('prefer'), '') ~* '(^|[,;[:space:]])tx[[:space:]]*=' then
     perform private.refuse_request(400, 'Bad Request', 'PT400', 'Transaction preferences are not accepted.', 'Send no tx= in Prefer.');
   end if;
@@ -253,10 +252,6 @@ begin
   end if;
   -- Broadest network first, 10-minute slot before the day, 'all' last: every request takes its
   -- row locks in the same order, so concurrent signups cannot deadlock.
-  if duplicate then
-    -- Duplicate attempts update the sequences one at a time.
-    perform pg_advisory_xact_lock(hashtext('waitlist duplicates'));
-  end if;
   for client in select * from private.client_networks() loop
     select * into quota from private.signup_limits l where l.scope = client.scope;
     continue when not found; -- a scope without a row is not limited
@@ -277,18 +272,24 @@ begin
                   + private.count_all_duplicates('day', day_start, interval '24 hours', false) > quota.per_day) then
     perform private.refuse_request(429, 'Too Many Requests', 'PT429', too_many);
   end if;
-  -- Admitted as far as the limits go. A duplicate keeps its count past the coming rollback.
-  if duplicate and secret_is_new then
+
+  -- Admitted as far as the limits go: only now is the address looked up.
+  if not exists (select from private.waiting_list_keys k where k.address_hash = private.address_hash(new.email)) then
+    return new;
+  end if;
+  -- A duplicate keeps its count past the coming rollback, unless that rollback takes the secret.
+  if secret_is_new then
     perform private.refuse_request(429, 'Too Many Requests', 'PT429', too_many);
   end if;
-  if duplicate then
-    perform private.count_all_duplicates('slot', slot_start, interval '10 minutes', true),
-            private.count_all_duplicates('day', day_start, interval '24 hours', true);
-    foreach key in array keys loop
-      perform private.count_duplicate(key, 'slot', slot_start, interval '10 minutes', true),
-              private.count_duplicate(key, 'day', day_start, interval '24 hours', true);
-    end loop;
-  end if;
+  -- Duplicates update the sequences one at a time. Taken after every row lock of the request, and
+  -- nothing but setval follows it: no lock order to invert.
+  perform pg_advisory_xact_lock(hashtext('waitlist duplicates'));
+  perform private.count_all_duplicates('slot', slot_start, interval '10 minutes', true),
+          private.count_all_duplicates('day', day_start, interval '24 hours', true);
+  foreach key in array keys loop
+    perform private.count_duplicate(key, 'slot', slot_start, interval '10 minutes', true),
+            private.count_duplicate(key, 'day', day_start, interval '24 hours', true);
+  end loop;
   return new;
 end;
 $$;
@@ -353,6 +354,9 @@ comment on function private.seal_status() is
   'unreadable: rows with neither an address nor a seal.';
 revoke all on function private.seal_pending() from public;
 revoke all on function private.seal_status() from public;
+
+-- The spreadsheet escape moves to the owner's command, which alone sees the addresses (cli/seal/csv.ts).
+drop function private.csv_cell(text);
 
 -- The list is the owner's alone: service_role reads nothing of it any more.
 revoke select on table public.waiting_list from service_role;

@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startCluster } from './cluster';
-import { connect, createWaitlistDatabase, type ConnectionInfo } from './database';
+import { connect, type ConnectionInfo } from './database';
+import { createWaitlistDatabase } from './migrations';
 import { sealList } from './sealed';
 
 declare module 'vitest' {
