@@ -7,17 +7,17 @@ export type Database = {
       waiting_list: {
         Row: {
           created_at: string;
-          email: string;
+          email: string | null;
           id: number;
         };
         Insert: {
           created_at?: string;
-          email: string;
+          email?: string | null;
           id?: never;
         };
         Update: {
           created_at?: string;
-          email?: string;
+          email?: string | null;
           id?: never;
         };
         Relationships: [];

@@ -124,8 +124,11 @@ alter table private.waiting_list_keys
   add constraint waiting_list_keys_sealed_step check ((step is null) = (sealed is null)),
   -- The trigger writes a signup's key row before the signup's own row exists.
   alter constraint waiting_list_keys_id_fkey deferrable initially deferred;
+-- Checked once the statement's every row passed its own checks (check_signup_keys, below), as
+-- before: a second row of a public role's request is refused (400 PT400) before a listed first
+-- row could answer 409.
 alter table private.waiting_list_keys
-  add constraint waiting_list_email_key unique (address_hash);
+  add constraint waiting_list_email_key unique (address_hash) deferrable initially deferred;
 drop index private.waiting_list_keys_address_hash_idx;
 comment on table private.waiting_list_keys is
   'Per signup of public.waiting_list: private.address_hash(email), unique (the list''s duplicate check, what '
@@ -182,16 +185,10 @@ begin
     -- The key was replaced after this transaction's snapshot (REPEATABLE READ, SERIALIZABLE).
     raise serialization_failure using message = 'could not serialize access due to concurrent update';
   end if;
-  begin
-    insert into private.waiting_list_keys (id, address_hash, step, sealed)
-    values (new.id, private.address_hash(new.email), key.step, sealed)
-    on conflict (id) do update
-      set address_hash = excluded.address_hash, step = excluded.step, sealed = excluded.sealed;
-  exception when unique_violation then
-    -- Same code and message, without the DETAIL, which would show the key to a role that may not
-    -- read the list (PostgreSQL itself leaves it out for such a role).
-    raise unique_violation using message = sqlerrm;
-  end;
+  insert into private.waiting_list_keys (id, address_hash, step, sealed)
+  values (new.id, private.address_hash(new.email), key.step, sealed)
+  on conflict (id) do update
+    set address_hash = excluded.address_hash, step = excluded.step, sealed = excluded.sealed;
   if sealed is not null then
     new.email := null;
   end if;
@@ -204,6 +201,23 @@ revoke all on function private.advance_seal_key() from public;
 revoke all on function private.seal_address(private.seal_key, bigint, text) from public;
 revoke all on function private.check_address(text) from public;
 revoke all on function private.seal_signup() from public;
+
+-- The duplicate check, at the end of each statement that added or changed addresses.
+create function private.check_signup_keys() returns trigger
+  language plpgsql security definer
+  set search_path = ''
+  as $$
+begin
+  set constraints private.waiting_list_email_key immediate;
+  set constraints private.waiting_list_email_key deferred;
+  return null;
+exception when unique_violation then
+  -- Same code and message, without the DETAIL, which would show the key to a role that may not
+  -- read the list (PostgreSQL itself leaves it out for such a role).
+  raise unique_violation using message = sqlerrm;
+end;
+$$;
+revoke all on function private.check_signup_keys() from public;
 
 drop trigger key_new_signups on public.waiting_list;
 drop trigger rekey_changed_signups on public.waiting_list;
@@ -220,6 +234,16 @@ create trigger seal_changed_signups
   for each row
   when (new.email is not null)
   execute function private.seal_signup();
+
+create trigger check_new_signup_keys
+  after insert on public.waiting_list
+  for each statement
+  execute function private.check_signup_keys();
+
+create trigger check_changed_signup_keys
+  after update of email on public.waiting_list
+  for each statement
+  execute function private.check_signup_keys();
 
 -- The guard's membership look-up, by the keyed hash (unchanged otherwise).
 create or replace function private.limit_signups() returns trigger
@@ -306,11 +330,16 @@ declare
   keyed integer;
   sealed integer := 0;
 begin
+  -- The first row of each address not listed yet (no ON CONFLICT: the unique key is deferrable).
   insert into private.waiting_list_keys (id, address_hash)
-  select w.id, private.address_hash(w.email) from public.waiting_list w
-  where w.email is not null and not exists (select from private.waiting_list_keys k where k.id = w.id)
-  on conflict do nothing;
+  select distinct on (h.address_hash) h.id, h.address_hash
+  from (select w.id, private.address_hash(w.email) as address_hash from public.waiting_list w
+        where w.email is not null and not exists (select from private.waiting_list_keys k where k.id = w.id)) h
+  where not exists (select from private.waiting_list_keys k where k.address_hash = h.address_hash)
+  order by h.address_hash, h.id;
   get diagnostics keyed = row_count;
+  set constraints private.waiting_list_email_key immediate;
+  set constraints private.waiting_list_email_key deferred;
   select * into key from private.seal_key;
   if found then
     with plain as (

@@ -17,7 +17,7 @@ const faults: Record<string, { sql: string; object: string }> = {
     sql: `create function private.lint_probe() returns int language sql as 'select 1'`,
     object: 'private.lint_probe',
   },
-  extension_in_public: { sql: `create extension pgcrypto with schema public`, object: 'pgcrypto' },
+  extension_in_public: { sql: `create extension citext with schema public`, object: 'citext' },
   rls_disabled_in_public: { sql: `create table public.lint_probe (id int)`, object: 'public.lint_probe' },
   security_definer_view: {
     sql: `create view public.lint_probe as select 1 as one`,

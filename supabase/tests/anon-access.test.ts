@@ -1,6 +1,7 @@
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
 import { apiRequest, insertEmail, refusal, type ApiRole } from './api-request';
+import { storedAs } from './sealed';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();
@@ -10,14 +11,16 @@ describe.each<ApiRole>(['anon', 'authenticated'])('with the public key, as %s', 
   const email = (name: string) => `${role}-${name}@example.com`;
   const asRole = (sql: string, params: unknown[] = []) => apiRequest(db.api, sql, params, { role, keep: false });
 
-  it('adds a new email', async () => {
+  it('adds a new email, sealed: the table holds no address', async () => {
     const result = await insertEmail(db.api, email('new'), { role });
     expect(result.rows).toEqual([{ inserted: '1' }]);
     const saved = await db.owner.query(
-      `select 1 from public.waiting_list where email = $1 and created_at > now() - interval '1 minute'`,
+      `select w.email from public.waiting_list w join private.waiting_list_keys k on k.id = w.id
+       where k.address_hash = private.address_hash($1) and w.created_at > now() - interval '1 minute'`,
       [email('new')],
     );
-    expect(saved.rowCount).toBe(1);
+    expect(saved.rows).toEqual([{ email: null }]);
+    expect(await storedAs(db.owner, email('new'), inject('recoveryKey'))).toEqual([email('new')]);
   });
 
   it('refuses the same email in other letter case with 23505, revealing no row', async () => {
@@ -69,11 +72,9 @@ describe.each<ApiRole>(['anon', 'authenticated'])('with the public key, as %s', 
 describe('with the service key, as service_role', () => {
   const asService = (sql: string) => apiRequest(db.api, sql, [], { role: 'service_role', keep: false });
 
-  it('can read and count the list for export', async () => {
-    const listed = await asService(`select email from public.waiting_list where email = 'taken@example.com'`);
-    expect(listed.rows).toEqual([{ email: 'taken@example.com' }]);
-    const counted = await asService('select count(*)::int as n from public.waiting_list');
-    expect(counted.rows[0].n).toBeGreaterThan(0);
+  it("cannot read or count the list: only the owner's command does, with the recovery key", async () => {
+    expect(await refusal(asService(`select email from public.waiting_list`))).toMatchObject(DENIED);
+    expect(await refusal(asService('select count(*) from public.waiting_list'))).toMatchObject(DENIED);
   });
 
   it('cannot change the list', async () => {
@@ -124,8 +125,11 @@ describe('schema private, every object in it', () => {
         'table notify_journal',
         'table owner_secret',
         'view mailable_signups',
+        // Sealed at rest: the current step's key, and whether sealing is on.
+        'table seal_key',
+        'table seal_chain',
         'function private.address_hash(text)',
-        'function private.csv_cell(text)',
+        'function private.seal_status()',
         'function private.limit_signups()',
         'function private.forget_expired_signups()',
       ]),
@@ -133,6 +137,7 @@ describe('schema private, every object in it', () => {
     // The first guard's table and the old export view are gone: nothing below may pass because an object is missing.
     expect(names).not.toContain('table signup_attempts');
     expect(names).not.toContain('view waiting_list_export');
+    expect(names).not.toContain('function private.csv_cell(text)');
   });
 
   it.each(API_ROLES)('%s has no privilege on the schema itself', async (role) => {

@@ -3,11 +3,12 @@
  * cannot probe whether an address is listed, and a single listed address still gets 409 / 23505.
  */
 import { DatabaseError } from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, inject, it } from 'vitest';
 import { answers, constraintNames } from '../../mocks/postgrest';
 import { apiRequest, insertEmail, POSTGREST_INSERT, type ApiRole } from './api-request';
 import { countsOf, restoreClock, setClock } from './guard';
 import { postgrestAnswer, type HttpAnswer } from './postgrest-answer';
+import { storedAs } from './sealed';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();
@@ -29,9 +30,16 @@ async function answerTo(body: unknown, role: ApiRole = 'anon', clientIp = '203.0
   }
 }
 
+/** Signups of this address in any letter case (found by its keyed hash: the list is sealed). */
 const listed = async (email: string) =>
-  (await db.owner.query('select count(*)::int as n from public.waiting_list where lower(email) = lower($1)', [email]))
-    .rows[0].n;
+  (
+    await db.owner.query(
+      'select count(*)::int as n from private.waiting_list_keys where address_hash = private.address_hash($1)',
+      [email],
+    )
+  ).rows[0].n;
+/** The id of the one signup of this address. */
+const SIGNUP = '(select id from private.waiting_list_keys where address_hash = private.address_hash($1))';
 
 describe.each<ApiRole>(['anon', 'authenticated'])('an array posted as %s', (role) => {
   it.each([
@@ -117,18 +125,20 @@ describe('the owner', () => {
       `insert into public.waiting_list (email) values ('edit-a@example.com'), ('edit-b@example.com')`,
     );
     const clash = await db.owner
-      .query(`update public.waiting_list set email = 'Edit-A@example.com' where email = 'edit-b@example.com'`)
+      .query(`update public.waiting_list set email = 'Edit-A@example.com' where id = ${SIGNUP}`, ['edit-b@example.com'])
       .catch((e: unknown) => e);
     expect(clash).toMatchObject({ code: '23505' });
-    await db.owner.query(
-      `update public.waiting_list set email = 'edit-c@example.com' where email = 'edit-b@example.com'`,
-    );
-    await db.owner.query(`delete from public.waiting_list where email = 'edit-a@example.com'`);
+    await db.owner.query(`update public.waiting_list set email = 'Edit-C@example.com' where id = ${SIGNUP}`, [
+      'edit-b@example.com',
+    ]);
+    expect(await storedAs(db.owner, 'edit-c@example.com', inject('recoveryKey'))).toEqual(['Edit-C@example.com']);
+    await db.owner.query(`delete from public.waiting_list where id = ${SIGNUP}`, ['edit-a@example.com']);
     await insertEmail(db.api, 'EDIT-A@example.com'); // freed by the delete
     expect((await insertEmail(db.api, 'edit-b@example.com')).rows).toEqual([{ inserted: '1' }]); // freed by the update
+    // Every signup has its key row, and is either sealed or (the seed's, never here) plaintext.
     const { rows } = await db.owner.query(
       `select count(*)::int as n from public.waiting_list w full join private.waiting_list_keys k using (id)
-       where k.id is null or w.id is null or k.email_key <> private.email_key(w.email)`,
+       where k.id is null or w.id is null or (w.email is null) = (k.sealed is null)`,
     );
     expect(rows[0].n).toBe(0);
   });
