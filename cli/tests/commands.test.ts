@@ -83,7 +83,7 @@ describe('waitlist', () => {
     expect(stderr).toContain('email tool');
     const left = await db.owner.query(
       `select (select count(*)::int from public.waiting_list where lower(email) = 'erase.me@example.com') as list,
-              (select count(*)::int from private.waiting_list_keys where email_key = 'erase.me@example.com') as keys,
+              (select count(*)::int from private.waiting_list_keys where address_hash = private.address_hash('erase.me@example.com')) as keys,
               (select reason from private.do_not_email where address_hash = private.address_hash('ERASE.ME@example.com')) as dne`,
     );
     expect(left.rows[0]).toEqual({ list: 0, keys: 0, dne: 'erased' });
@@ -143,7 +143,7 @@ describe('waitlist', () => {
   it('limits lists the pg_cron jobs where the migration could schedule them, and warns of nothing', async () => {
     const { stdout, stderr } = await waitlist(['limits'], { DATABASE_URL: ownerUrl(inject('database')) });
     expect(stdout).toMatch(
-      /\nwaitlist-purge-job-history +30 3 \* \* \*\nwaitlist-signup-guard-upkeep +\* \* \* \* \*\n$/,
+      /\nwaitlist-purge-job-history +30 3 \* \* \*\nwaitlist-seal-pending +5 \* \* \* \*\nwaitlist-seal-ratchet +0 \* \* \* \*\nwaitlist-signup-guard-upkeep +\* \* \* \* \*\n$/,
     );
     expect(stderr).toBe('');
   });

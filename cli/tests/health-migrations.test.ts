@@ -48,14 +48,12 @@ describe('waitlist health, migrations', () => {
   });
 
   it('elsewhere, finds the objects of a migration missing', async () => {
-    // As if the newest migration had never been applied (it adds the owner's tables and view).
-    await stand.owner.query(
-      'drop view private.mailable_signups; drop table private.notify_journal, private.do_not_email',
-    );
+    // As if the newest migration had never been applied (two of the functions it adds).
+    await stand.owner.query('drop function private.advance_seal_key(), private.seal_status()');
     const run = await health(stand);
     expect(run.code).toBe(2);
     expect(run.stdout).toContain(
-      `SETUP   migrations: Not applied (missing private.do_not_email, private.mailable_signups, private.notify_journal): ${newest}.\n        ${APPLY}\n`,
+      `SETUP   migrations: Not applied (missing private.advance_seal_key, private.seal_status): ${newest}.\n        ${APPLY}\n`,
     );
     // The visitor's path still works: only the setup is reported.
     expect(findingsOf(await health(stand, ['--json'])).filter((f) => f.outcome !== 'ok')).toEqual([

@@ -38,7 +38,10 @@ describe('waitlist health, the public half', () => {
     expect(run.stdout).toMatch(/\nHealthy: a visitor can join the list right now \(checked in \d+\.\d\d s\)\.\n$/);
     const checks = findingsOf(await health(stand, ['--json']));
     expect(checks.map((f) => [f.check, f.outcome])).toEqual(
-      ['site', 'CSP', 'data API', 'migrations', 'origins', 'limits', UPKEEP, PURGE, 'guard data'].map((c) => [c, 'ok']),
+      [
+        ...['site', 'CSP', 'data API', 'migrations', 'origins', 'limits', UPKEEP, PURGE],
+        ...['waitlist-seal-ratchet', 'waitlist-seal-pending', 'guard data', 'sealing'],
+      ].map((c) => [c, 'ok']),
     );
     expect(checks.find((f) => f.check === 'data API')?.says).toContain('400 23514');
     // The probe's counts were rolled back with it: the owner's network spent nothing.
