@@ -47,6 +47,14 @@ export const answers = {
   overSignupLimit: error(429, 'PT429', 'Too many signups from this network. Try again in a few minutes.'),
   // The guard's answer to a browser request from another website's page (private.allowed_origins).
   foreignOrigin: error(403, 'PT403', "Signups are accepted from this site's own pages only."),
+  // The guard's answer to headers it cannot read (an escaped NUL in request.headers). No handler
+  // acts it out: a browser cannot send a NUL in a header (fetch throws a TypeError first).
+  unreadableHeaders: error(
+    400,
+    'PT400',
+    "The request's headers could not be read.",
+    'Send no NUL (\\u0000) in any header.',
+  ),
   internal: error(500, 'XX000', 'internal error'),
 } satisfies Record<string, Answer>;
 

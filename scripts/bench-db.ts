@@ -11,7 +11,8 @@ import { performance } from 'node:perf_hooks';
 import { DatabaseError, type Client } from 'pg';
 import { insertEmail, refusal } from '../supabase/tests/api-request';
 import { startCluster, SUPERUSER } from '../supabase/tests/cluster';
-import { connect, createWaitlistDatabase, type ConnectionInfo } from '../supabase/tests/database';
+import { connect, type ConnectionInfo } from '../supabase/tests/database';
+import { createWaitlistDatabase } from '../supabase/tests/migrations';
 
 const INSERTS = 5_000;
 const DUPLICATES = 1_000;

@@ -3,7 +3,8 @@ import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { startCluster, type Cluster } from '../../supabase/tests/cluster';
-import { connect, createWaitlistDatabase, type ConnectionInfo } from '../../supabase/tests/database';
+import { connect, type ConnectionInfo } from '../../supabase/tests/database';
+import { createWaitlistDatabase } from '../../supabase/tests/migrations';
 
 const run = promisify(execFile);
 export const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));

@@ -3,7 +3,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { ownerUrl } from '../../supabase/tests/database';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';
@@ -52,7 +53,7 @@ describe('waitlist', () => {
     expect(header).toEqual(['email', 'signed_up_at']);
     expect(records).toEqual(await mayEmail());
     for (const address of seededAddresses()) expect(records.map((r: string[]) => r[0])).toContain(address);
-    expect(stdout).toContain('\r\n"""quoted""@example.com",');
+    expect(stdout).toContain('\r\n"a,comma@example.com",');
     expect(stdout).toContain('\r\n-dash@example.com,');
   });
 
@@ -125,6 +126,9 @@ describe('waitlist', () => {
     expect(shown.stdout).toMatch(/^scope +per 10 minutes +per day +applies to\n/);
     expect(shown.stdout).toMatch(/\nipv4 +200 +1000 /);
     expect(shown.stdout).toContain('allowed origins\nhttps://launch.example.com\n');
+    // This database's migration could not enable pg_cron (it runs only in the shared one).
+    expect(shown.stdout).toMatch(/\nupkeep jobs \(pg_cron\)\njob +schedule\n$/);
+    expect(shown.stderr).toContain("Warning: the guard's upkeep job waitlist-signup-guard-upkeep is not scheduled");
 
     const changed = JSON.parse((await waitlist(['limits', 'ipv4', '--per-day', '2000', '--json'])).stdout);
     expect(changed.limits).toContainEqual(
@@ -134,6 +138,14 @@ describe('waitlist', () => {
     expect(unknown).toMatchObject({ code: 2, stdout: '' });
     expect(unknown.stderr).toContain('Unknown scope "ipv5"');
     await db.owner.query(`update private.signup_limits set per_day = 1000 where scope = 'ipv4'`);
+  });
+
+  it('limits lists the pg_cron jobs where the migration could schedule them, and warns of nothing', async () => {
+    const { stdout, stderr } = await waitlist(['limits'], { DATABASE_URL: ownerUrl(inject('database')) });
+    expect(stdout).toMatch(
+      /\nwaitlist-purge-job-history +30 3 \* \* \*\nwaitlist-signup-guard-upkeep +\* \* \* \* \*\n$/,
+    );
+    expect(stderr).toBe('');
   });
 
   it('says what is missing when DATABASE_URL is not set (exit 2)', async () => {

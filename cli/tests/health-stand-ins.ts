@@ -11,7 +11,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
 import { connect, type ConnectionInfo } from '../../supabase/tests/database';
 import { startPostgrest, type PostgrestServer } from '../../supabase/tests/postgrest-server';
 import { securityHeaders } from '../../vite/security-headers';
-import { ownerUrl } from './own-database';
+import { ownerUrl } from '../../supabase/tests/database';
 import { waitlist, type Result } from './run-cli';
 
 export const KEY = 'sb_publishable_health-test-key';

@@ -27,10 +27,10 @@ export function letterArgs(campaign: string): string[] {
 }
 
 /**
- * Two addresses the form accepts are not valid in SMTP (RFC 5321): a domain ending in a dot, and
- * the 254-character one, whose local part is over 64 octets. The server refuses them (501).
+ * One address the form accepts is not valid in SMTP (RFC 5321): the 254-character one, whose local
+ * part is over 64 octets. The server refuses it (501).
  */
-export const unsendable = (email: string) => email.endsWith('.') || email.split('@')[0].length > 64;
+export const unsendable = (email: string) => email.split('@')[0].length > 64;
 
 /** The addresses a full send must reach: the list minus the do-not-email list. */
 export async function recipients(owner: Client): Promise<string[]> {

@@ -6,25 +6,13 @@
  */
 import type { Client } from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { SUPERUSER } from '../../supabase/tests/cluster';
-import { connect, migrate, type ConnectionInfo } from '../../supabase/tests/database';
-
-/** The DATABASE_URL of `info`'s database, as the owner (postgres), through the server's Unix socket. */
-export const ownerUrl = (info: ConnectionInfo) =>
-  `postgresql://postgres@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
+import { connect, createEmptyDatabase, ownerUrl } from '../../supabase/tests/database';
+import { migrate } from '../../supabase/tests/migrations';
 
 export function useOwnDatabase(name: string): { owner: Client } {
   const clients = {} as { owner: Client };
   beforeAll(async () => {
-    const shared = inject('database');
-    const admin = await connect({ ...shared, database: 'postgres' }, SUPERUSER);
-    try {
-      await admin.query(`drop database if exists ${name}`);
-      await admin.query(`create database ${name} owner postgres template template0`);
-    } finally {
-      await admin.end();
-    }
-    const own = { ...shared, database: name };
+    const own = await createEmptyDatabase(inject('database'), name);
     await migrate(own);
     clients.owner = await connect(own, 'postgres');
     process.env.DATABASE_URL = ownerUrl(own);

@@ -4,7 +4,7 @@ import type { Client } from 'pg';
 import { checkEmail } from '../../src/features/waitlist/email';
 import { emailExamples } from '../../src/features/waitlist/email-examples';
 
-export const TRICKY = ['-dash@example.com', '+plus@example.com', '"quoted"@example.com', 'a,comma@example.com'];
+export const TRICKY = ['-dash@example.com', '+plus@example.com', 'a,comma@example.com'];
 
 export function seededAddresses(): string[] {
   const examples = emailExamples.filter((e) => e.valid).map((e) => checkEmail(e.input));

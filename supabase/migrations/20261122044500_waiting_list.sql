@@ -2,9 +2,10 @@
 -- check and each signup's keyed hash. Visitors write here directly with the public key, so this
 -- schema is the only guard. The abuse guard (limits per network) is the next migration.
 
--- Each migration runs in one transaction; fail fast rather than queue behind a live lock.
-set local lock_timeout = '5s';
-set local statement_timeout = '60s';
+-- A migration waits at most this long for a lock, and runs at most this long, then fails whole
+-- (session-level, reset at the end: see 20261125100000_last_openings.sql).
+set lock_timeout = '5s';
+set statement_timeout = '60s';
 
 -- Not in the API's exposed schemas (public, graphql_public): unreachable over HTTP.
 create schema if not exists private;
@@ -22,7 +23,8 @@ create table public.waiting_list (
   -- Default_Ignorable_Code_Point characters, U+2800, U+16FE4 and U+1D159, listed as ranges because
   -- PostgreSQL's regular expressions have no \p{...} (Unicode 17.0; U+0000 cannot be stored in
   -- text at all). supabase/tests/email-shape.test.ts proves client and database refuse exactly
-  -- the same code points (and names any that a newer Unicode makes differ).
+  -- the same code points (and names any that a newer Unicode makes differ). Replaced by
+  -- private.email_format_ok() in 20261125100100_one_mailbox_one_address.sql.
   constraint waiting_list_email_format check (
     email ~ '^[^@]+@[^@]+\.[^@]+$'
     and email !~ '[\t\n\v\f\r \u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000\ufeff]'
@@ -160,3 +162,6 @@ create trigger rekey_changed_signups
   referencing new table as new_rows
   for each statement
   execute function private.rekey_changed_signups();
+
+reset lock_timeout;
+reset statement_timeout;

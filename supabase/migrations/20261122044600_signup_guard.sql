@@ -19,9 +19,10 @@
 -- * The public roles add one row per request, so an array cannot probe the list (a second row
 --   is refused with PostgREST's 400 "PT400" before its own checks run).
 
--- Each migration runs in one transaction; fail fast rather than queue behind a live lock.
-set local lock_timeout = '5s';
-set local statement_timeout = '60s';
+-- A migration waits at most this long for a lock, and runs at most this long, then fails whole
+-- (session-level, reset at the end: see 20261125100000_last_openings.sql).
+set lock_timeout = '5s';
+set statement_timeout = '60s';
 
 create table private.signup_limits (
   scope text primary key,
@@ -81,7 +82,9 @@ comment on table private.signup_counts is
   'no time finer than the slot. Deleted by private.forget_expired_signups() once slot_end has passed.';
 
 -- One header of the current API request (PostgREST sets request.headers, names in lower case);
--- null when absent or when the setting is missing or unreadable.
+-- null when absent or when the setting is missing or unreadable. (Since
+-- 20261125100000_last_openings.sql unreadable headers refuse the request, and limit_signups looks
+-- the address up only after the limits.)
 create function private.request_header(name text) returns text
   language plpgsql stable
   set search_path = ''
@@ -482,3 +485,6 @@ begin
   end if;
 end;
 $$;
+
+reset lock_timeout;
+reset statement_timeout;

@@ -3,9 +3,10 @@
 -- in private.waiting_list_keys by the list's migration), so an erased person's address is gone
 -- from the database while no later send or import can reach it.
 
--- A migration waits at most this long for a lock, and runs at most this long, then fails whole.
-set local lock_timeout = '5s';
-set local statement_timeout = '60s';
+-- A migration waits at most this long for a lock, and runs at most this long, then fails whole
+-- (session-level, reset at the end: see 20261125100000_last_openings.sql).
+set lock_timeout = '5s';
+set statement_timeout = '60s';
 
 create table private.do_not_email (
   address_hash bytea primary key,
@@ -55,3 +56,6 @@ comment on table private.notify_journal is
 revoke all on table private.do_not_email, private.notify_journal
   from public, anon, authenticated, service_role;
 revoke all on table private.mailable_signups from public, anon, authenticated, service_role;
+
+reset lock_timeout;
+reset statement_timeout;

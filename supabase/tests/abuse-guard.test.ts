@@ -1,8 +1,10 @@
 import { DatabaseError, type Client } from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
+import { answers } from '../../mocks/postgrest';
 import { enterRequest, insertEmail, refusal, type RequestContext } from './api-request';
 import { connect } from './database';
 import { countsOf, restoreClock, restoreShippedLimits, setClock, setLimit, SHIPPED_LIMITS } from './guard';
+import { postgrestAnswer } from './postgrest-answer';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();
@@ -136,22 +138,24 @@ describe('the abuse guard: which network a request counts against', () => {
     },
   );
 
-  it('puts requests without request.headers, or with unreadable ones, in the unknown bucket too', async () => {
+  it('puts requests without request.headers, or without an address in them, in the unknown bucket too; refuses unreadable ones', async () => {
     await setClock(db.owner, '2099-01-09T10:00:00Z');
-    for (const headers of [null, '', 'not json', '[1,2]', '{"cf-connecting-ip": 42}']) {
+    const insertWith = async (headers: string | null) => {
       await db.api.query('begin');
       try {
         await enterRequest(db.api, { clientIp: null });
-        if (headers !== null) await db.api.query(`select set_config('request.headers', $1, true)`, [headers]);
-        else await db.api.query(`select set_config('request.headers', null, true)`);
+        await db.api.query(`select set_config('request.headers', $1, true)`, [headers]);
         await db.api.query('insert into public.waiting_list (email) values ($1)', [nextEmail()]);
         await db.api.query('commit');
       } catch (error) {
         await db.api.query('rollback');
         throw error;
       }
-    }
-    expect(await countsOf(db.owner, 'unknown')).toEqual({ tenMinutes: 5, day: 5 });
+    };
+    for (const headers of [null, '', '[1,2]', '{"cf-connecting-ip": 42}']) await insertWith(headers);
+    // Set but unreadable: refused (tests/unreadable-headers.test.ts), not counted.
+    expect(postgrestAnswer(await refusal(insertWith('not json')))).toEqual(answers.unreadableHeaders);
+    expect(await countsOf(db.owner, 'unknown')).toEqual({ tenMinutes: 4, day: 4 });
   });
 
   it('never limits the unknown bucket below 10,000 per 10 minutes (shipped default): 250 pass, the 10,001st does not', async () => {

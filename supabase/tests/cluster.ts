@@ -1,9 +1,11 @@
 /**
- * A throwaway PostgreSQL server in a temp dir, reachable only through a Unix socket in that dir.
- * Used by the db tests' global setup and by scripts/bench-db.ts.
+ * A throwaway PostgreSQL server in a temp dir, reachable through a Unix socket in that dir (and,
+ * when asked, on a free TCP port of 127.0.0.1, for clients such as the Supabase CLI that take only
+ * a host name). Used by the db tests' global setup, scripts/bench-db.ts and scripts/db-push-check.ts.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { createServer, type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { delimiter, join } from 'node:path';
 import { promisify } from 'node:util';
@@ -13,7 +15,7 @@ const run = promisify(execFile);
 /** Supabase's own superuser; migrations run as the non-superuser `postgres`, as on Supabase. */
 export const SUPERUSER = 'supabase_admin';
 const MIN_MAJOR = 15;
-const PORT = 5432; // only names the socket file: no TCP listener
+const SOCKET_PORT = 5432; // names the socket file when there is no TCP listener
 
 /** The database the waiting list lives in; pg_cron runs its jobs there. */
 export const DATABASE = 'waitlist';
@@ -25,6 +27,8 @@ export type Cluster = {
   /** pg_cron is installed and preloaded (cron.database_name = DATABASE). */
   cron: boolean;
   binDir: string;
+  /** The server's log (gone after stop). */
+  logFile: string;
   stop(): Promise<void>;
 };
 
@@ -68,6 +72,18 @@ function serverUser(): { uid: number; gid: number } | undefined {
   }
 }
 
+/** A TCP port nobody listens on right now, chosen by the system. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
 /** Supabase's databases use C.UTF-8, under which lower() folds non-ASCII letters too. */
 function utf8Locale(): string {
   try {
@@ -80,9 +96,9 @@ function utf8Locale(): string {
 
 /**
  * initdb + pg_ctl start. `durable: false` (tests) turns fsync off; the benchmark keeps the
- * defaults so its figures mean something.
+ * defaults so its figures mean something. `tcp: true` also listens on 127.0.0.1.
  */
-export async function startCluster({ durable = false } = {}): Promise<Cluster> {
+export async function startCluster({ durable = false, tcp = false } = {}): Promise<Cluster> {
   const binDir = findServerBinaries();
   const owner = serverUser();
   const dir = mkdtempSync(join(tmpdir(), 'waitlist-pg-'));
@@ -98,7 +114,8 @@ export async function startCluster({ durable = false } = {}): Promise<Cluster> {
   };
 
   const locale = utf8Locale();
-  const settings = [`-c listen_addresses=''`, `-k ${dir}`, `-p ${PORT}`];
+  const port = tcp ? await freePort() : SOCKET_PORT;
+  const settings = [`-c listen_addresses='${tcp ? '127.0.0.1' : ''}'`, `-k ${dir}`, `-p ${port}`];
   if (!durable) settings.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
   // pg_cron, as on Supabase (Debian: apt-get install -y postgresql-<major>-cron). Its jobs run in
   // background workers: the server has no TCP listener for pg_cron to connect to.
@@ -131,5 +148,5 @@ export async function startCluster({ durable = false } = {}): Promise<Cluster> {
     await stop();
     throw new Error(`Could not start the throwaway PostgreSQL: ${String(error)}\n${serverLog}`, { cause: error });
   }
-  return { socketDir: dir, port: PORT, locale, cron, binDir, stop };
+  return { socketDir: dir, port, locale, cron, binDir, logFile: log, stop };
 }

@@ -23,7 +23,7 @@ afterEach(() => waitlistStore.reset());
 afterAll(() => server.close());
 
 /** What the browser's supabase-js call gets from the mock. */
-async function mockAnswer(email: string | null, origin?: string): Promise<HttpAnswer> {
+async function mockAnswer(email: string | null, origin?: string, headers = {}): Promise<HttpAnswer> {
   const response = await fetch(MOCK_URL, {
     method: 'POST',
     headers: {
@@ -31,6 +31,7 @@ async function mockAnswer(email: string | null, origin?: string): Promise<HttpAn
       'Content-Type': 'application/json',
       'Content-Profile': 'public',
       ...(origin ? { Origin: origin } : {}),
+      ...headers,
     },
     body: JSON.stringify({ email }),
   });
@@ -147,5 +148,15 @@ describe('the mock answers a page on another website as Supabase does', () => {
     const actual = await realAnswer(insertEmail(db.api, email, { headers: origin ? { origin } : {} }));
     expect(actual).toEqual(expected);
     expect(await mockAnswer(email, origin)).toEqual(actual);
+  });
+});
+
+describe('headers the database cannot read (an escaped NUL in request.headers)', () => {
+  it('get 400 PT400, the answer the mock names; no browser can send one to the mock', async () => {
+    const headers = { 'x-anything': '\u0000' };
+    const actual = await realAnswer(insertEmail(db.api, 'contract-nul@example.com', { headers }));
+    expect(actual).toEqual(answers.unreadableHeaders);
+    // The Fetch standard forbids a NUL in a header value: the request never leaves the page.
+    await expect(mockAnswer('contract-nul@example.com', undefined, headers)).rejects.toThrow(TypeError);
   });
 });

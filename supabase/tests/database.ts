@@ -1,15 +1,10 @@
 /**
- * Turns an empty cluster into what `supabase db reset` gives: Supabase's API roles, then every
- * migration in order, then the seed.
+ * Turns an empty cluster into a Supabase-like database: Supabase's API roles, pg_cron, the grants
+ * a new project has. The migrations come next (migrations.ts, or the Supabase CLI in
+ * scripts/db-push-check.ts).
  */
-import { readdirSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { DATABASE, SUPERUSER, type Cluster } from './cluster';
-
-const SUPABASE_DIR = fileURLToPath(new URL('..', import.meta.url));
-const MIGRATION_NAME = /^\d{14}_[a-z0-9_]+\.sql$/;
 
 export type ConnectionInfo = { host: string; port: number; database: string; cron: boolean; binDir: string };
 
@@ -32,28 +27,6 @@ const supabaseRoles = `
 `;
 const createDatabase = (locale: string) =>
   `create database ${DATABASE} owner postgres encoding 'UTF8' locale '${locale}' template template0`;
-
-function migrationFiles(): string[] {
-  return readdirSync(join(SUPABASE_DIR, 'migrations'))
-    .filter((name) => name.endsWith('.sql'))
-    .sort();
-}
-
-function checkMigrationNames(names: string[]): void {
-  const bad = names.filter((name) => !MIGRATION_NAME.test(name));
-  if (bad.length) throw new Error(`Not <UTC timestamp>_<name>.sql: ${bad.join(', ')}`);
-}
-
-async function runFile(client: pg.Client, path: string): Promise<void> {
-  try {
-    await client.query('begin');
-    await client.query(readFileSync(path, 'utf8'));
-    await client.query('commit');
-  } catch (error) {
-    await client.query('rollback');
-    throw new Error(`${path}: ${String(error)}`, { cause: error });
-  }
-}
 
 /**
  * Supabase lets the migration role enable pg_cron (its supautils extension runs the CREATE as a
@@ -82,7 +55,11 @@ async function cronSchedulerStarted(superuser: pg.Client): Promise<void> {
   }
 }
 
-export async function createWaitlistDatabase(cluster: Cluster): Promise<ConnectionInfo> {
+/** What a Supabase project's `public` schema grants the API roles before any migration. */
+export const PUBLIC_SCHEMA_USAGE = 'grant usage on schema public to anon, authenticated, service_role';
+
+/** An empty Supabase-like database: the API roles, pg_cron if the server has it, no migration yet. */
+export async function createSupabaseDatabase(cluster: Cluster): Promise<ConnectionInfo> {
   const info = {
     host: cluster.socketDir,
     port: cluster.port,
@@ -109,20 +86,23 @@ export async function createWaitlistDatabase(cluster: Cluster): Promise<Connecti
     }
   }
 
-  await migrate(waitlist);
+  const owner = await connect(waitlist, 'postgres');
+  await owner.query(PUBLIC_SCHEMA_USAGE).finally(() => owner.end());
   return waitlist;
 }
 
-/** Every migration in order, then the seed, as `postgres` (what `supabase db reset` runs). */
-export async function migrate(database: ConnectionInfo): Promise<void> {
-  const owner = await connect(database, 'postgres');
+/** The owner's connection URL (what the CLI reads from DATABASE_URL), through the server's socket. */
+export const ownerUrl = (info: ConnectionInfo) =>
+  `postgresql://postgres@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
+
+/** A new, empty database `name` (dropped first if it exists) in the shared test server. */
+export async function createEmptyDatabase(shared: ConnectionInfo, name: string): Promise<ConnectionInfo> {
+  const admin = await connect({ ...shared, database: 'postgres' }, SUPERUSER);
   try {
-    await owner.query('grant usage on schema public to anon, authenticated, service_role');
-    const names = migrationFiles();
-    checkMigrationNames(names);
-    for (const name of names) await runFile(owner, join(SUPABASE_DIR, 'migrations', name));
-    await runFile(owner, join(SUPABASE_DIR, 'seed.sql'));
+    await admin.query(`drop database if exists ${name}`);
+    await admin.query(`create database ${name} owner postgres template template0`);
   } finally {
-    await owner.end();
+    await admin.end();
   }
+  return { ...shared, database: name };
 }

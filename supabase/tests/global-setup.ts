@@ -1,6 +1,7 @@
 import type { TestProject } from 'vitest/node';
 import { startCluster } from './cluster';
-import { createWaitlistDatabase, type ConnectionInfo } from './database';
+import type { ConnectionInfo } from './database';
+import { createWaitlistDatabase } from './migrations';
 
 declare module 'vitest' {
   export interface ProvidedContext {

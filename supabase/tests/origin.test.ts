@@ -60,4 +60,30 @@ describe('the allowed origins', () => {
       ).toMatchObject({ code: '23514' });
     }
   });
+
+  it('refuse an origin no browser sends, naming the form to store: an xn-- host, no default port', async () => {
+    const refused = async (origin: string) =>
+      refusal(db.owner.query('insert into private.allowed_origins values ($1)', [origin]));
+    // What a browser sends for the owner's own site, as the message's node command prints it.
+    expect(new URL('https://bücher.example').origin).toBe('https://xn--bcher-kva.example');
+    expect(await refused('https://bücher.example')).toMatchObject({
+      code: '23514',
+      constraint: 'allowed_origins_as_browsers_send',
+      message: expect.stringContaining(`node -p "new URL('https://bücher.example').origin"`),
+    });
+    for (const [origin, stored] of [
+      ['https://example.com:443', 'https://example.com'],
+      ['http://localhost:80', 'http://localhost'],
+      ['https://[2001:db8::1]:443', 'https://[2001:db8::1]'],
+    ]) {
+      expect(await refused(origin), origin).toMatchObject({
+        code: '23514',
+        message: `'${origin}' names the default port, which browsers leave out: store '${stored}'.`,
+      });
+    }
+    for (const origin of ['https://xn--bcher-kva.example', 'https://example.com:8443', 'http://example.com:443']) {
+      await db.owner.query('insert into private.allowed_origins values ($1)', [origin]);
+    }
+    await from('https://xn--bcher-kva.example');
+  });
 });

@@ -4,7 +4,8 @@
  */
 import { describe, expect, inject, it } from 'vitest';
 import { SUPERUSER } from './cluster';
-import { connect, migrate } from './database';
+import { connect } from './database';
+import { migrate } from './migrations';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

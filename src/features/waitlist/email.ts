@@ -3,11 +3,12 @@
  * that draws nothing: no control (Unicode Cc), invisible formatting (Cf) or default-ignorable
  * character (Default_Ignorable_Code_Point: variation selectors, Hangul fillers, ...), nor a blank
  * symbol that is none of these (U+2800 braille blank, U+16FE4 Khitan filler, U+1D159 null
- * notehead). Such characters make one address look like another, or like nothing. The database's
- * waiting_list_email_format check refuses exactly the same characters.
+ * notehead). Such characters make one address look like another, or like nothing. Nor a double
+ * quote or a final dot: "ada"@example.com and ada@example.com. are the mailbox ada@example.com, so
+ * one person could sign up twice. The database's private.email_format_ok() refuses exactly the same.
  */
-const NOT_PART = String.raw`\u{16FE4}\s@\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u{1D159}`;
-export const EMAIL_SHAPE = new RegExp(`^[^${NOT_PART}]+@[^${NOT_PART}]+\\.[^${NOT_PART}]+$`, 'u');
+const NOT_PART = String.raw`\u{16FE4}\s@"\p{Cc}\p{Cf}\p{Default_Ignorable_Code_Point}\u2800\u{1D159}`;
+export const EMAIL_SHAPE = new RegExp(`^[^${NOT_PART}]+@[^${NOT_PART}]+\\.[^${NOT_PART}]*[^${NOT_PART}.]$`, 'u');
 
 /** RFC 5321's limit on a forward path; the database enforces the same. */
 export const EMAIL_MAX_LENGTH = 254;

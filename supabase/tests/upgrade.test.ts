@@ -1,0 +1,115 @@
+/**
+ * The new migrations over a database in use, as `db push` applies them to a deployed project:
+ * every migration before one, then rows and the owner's commands, then the rest.
+ */
+import type { Client } from 'pg';
+import { describe, expect, inject, it } from 'vitest';
+import { waitlist } from '../../cli/tests/run-cli';
+import { constraintNames } from '../../mocks/postgrest';
+import { insertEmail, refusal } from './api-request';
+import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from './database';
+import { migrate } from './migrations';
+
+const ADDRESS_RULE = '20261125100100_one_mailbox_one_address.sql';
+const BROWSER_ORIGINS = '20261125100000_last_openings.sql';
+
+/** A database `name` migrated up to (not including) `migration`; `work` gets its owner and DATABASE_URL. */
+async function before(
+  name: string,
+  migration: string,
+  work: (owner: Client, env: Record<string, string>, db: ConnectionInfo) => Promise<void>,
+) {
+  const db = await createEmptyDatabase(inject('database'), name);
+  await migrate(db, { before: migration });
+  const owner = await connect(db, 'postgres');
+  const env = { DATABASE_URL: ownerUrl(db) };
+  try {
+    await work(owner, env, db);
+  } finally {
+    await owner.end();
+  }
+}
+
+const doNotEmail = async (owner: Client) =>
+  (await owner.query('select encode(address_hash, $$hex$$) as hash, reason from private.do_not_email order by 1')).rows;
+
+describe('the address rule (no double quote, no final dot) over existing signups', () => {
+  it('keeps every row as typed, every do-not-email entry, and the same export; refuses new ones', async () => {
+    await before('upgrade_addresses', ADDRESS_RULE, async (owner, env, db) => {
+      const signups = [
+        'ada@example.com',
+        '"ada"@example.com',
+        'ada@example.com.',
+        '"bob"@example.com',
+        'carol@example.com.',
+      ];
+      for (const email of signups) await owner.query('insert into public.waiting_list (email) values ($1)', [email]);
+      expect((await waitlist(['suppress', '"ada"@example.com', '--reason', 'unsubscribed'], env)).code).toBe(0);
+      expect((await waitlist(['suppress', 'ada@example.com.', '--reason', 'bounced'], env)).code).toBe(0);
+      expect((await waitlist(['erase', 'carol@example.com.', '--yes'], env)).code).toBe(0);
+      const suppressions = await doNotEmail(owner);
+      const exported = (await waitlist(['export'], env)).stdout;
+      expect(exported).toContain('\r\n"""bob""@example.com",');
+
+      await migrate(db, { from: ADDRESS_RULE });
+
+      expect(await doNotEmail(owner)).toEqual(suppressions);
+      expect((await waitlist(['export'], env)).stdout).toBe(exported);
+      const { rows } = await owner.query(
+        'select email from public.waiting_list where not private.email_format_ok(email) order by id',
+      );
+      expect(rows.map((row) => row.email)).toEqual(['"ada"@example.com', 'ada@example.com.', '"bob"@example.com']);
+      const { rows: check } = await owner.query(`select convalidated from pg_constraint where conname = $1`, [
+        constraintNames.format,
+      ]);
+      expect(check).toEqual([{ convalidated: false }]);
+
+      const api = await connect(db, 'authenticator');
+      try {
+        for (const email of ['"carol"@example.com', 'carol@example.com.', '"dave"@example.com']) {
+          expect(await refusal(insertEmail(api, email)), email).toMatchObject({
+            code: '23514',
+            constraint: constraintNames.format,
+          });
+        }
+        await insertEmail(api, 'carol@example.com');
+      } finally {
+        await api.end();
+      }
+    });
+  });
+});
+
+describe('origins only as browsers send them, over stored origins', () => {
+  it('rewrites a stored default port to the origin without it, once', async () => {
+    await before('upgrade_origins', BROWSER_ORIGINS, async (owner, _env, db) => {
+      for (const origin of [
+        'https://site.example:443',
+        'http://localhost:80',
+        'http://localhost',
+        'https://a.example:8443',
+      ]) {
+        await owner.query('insert into private.allowed_origins values ($1)', [origin]);
+      }
+      await migrate(db, { from: BROWSER_ORIGINS });
+      const { rows } = await owner.query('select origin from private.allowed_origins order by 1');
+      expect(rows.map((row) => row.origin)).toEqual([
+        'http://localhost',
+        'https://a.example:8443',
+        'https://site.example',
+      ]);
+    });
+  });
+
+  it('stops at a stored non-ASCII host, naming the form to store', async () => {
+    await before('upgrade_origins_idn', BROWSER_ORIGINS, async (owner, _env, db) => {
+      await owner.query(`insert into private.allowed_origins values ('https://bücher.example')`);
+      await expect(migrate(db, { from: BROWSER_ORIGINS })).rejects.toThrow(
+        `node -p "new URL('https://bücher.example').origin"`,
+      );
+      // The migration rolled back whole: the guard is as it was.
+      const { rows } = await owner.query(`select to_regprocedure('private.request_headers()') as fn`);
+      expect(rows).toEqual([{ fn: null }]);
+    });
+  });
+});
