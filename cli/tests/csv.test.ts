@@ -1,0 +1,47 @@
+/**
+ * The export's CSV writer on rows as binary COPY sends them: quoting as PostgreSQL's COPY … CSV,
+ * and for a spreadsheet every cell quoted and every formula start escaped (OWASP).
+ */
+import { Readable, Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { describe, expect, it } from 'vitest';
+import type { Fields } from '../seal/copy-binary';
+import { sealedCsv } from '../seal/csv';
+
+const AT = Buffer.from('2026-11-25T10:00:00Z');
+
+/** The CSV of these plaintext addresses (rows stored before keys init: no seal to open). */
+async function csvOf(addresses: string[], spreadsheet: boolean): Promise<string> {
+  const rows: Fields[] = addresses.map((address) => [null, null, null, Buffer.from(address), AT]);
+  const chunks: Buffer[] = [];
+  const sink = new Writable({
+    write(chunk: Buffer, _encoding, done) {
+      chunks.push(chunk);
+      done();
+    },
+  });
+  await pipeline(Readable.from([rows]), sealedCsv(null, { spreadsheet }), sink);
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+const CELLS = ['=1@x.co', '+1@x.co', '-1@x.co', '@SUM(A1)@x.co', 'x=1@x.co', 'a,b@x.co', 'a"b@x.co', 'jörg@x.co'];
+
+describe('the export as CSV', () => {
+  it('quotes only a cell holding a comma or a quote, as COPY does, and keeps every byte', async () => {
+    expect(await csvOf(CELLS, false)).toBe(
+      'email,signed_up_at\r\n' +
+        ['=1@x.co', '+1@x.co', '-1@x.co', '@SUM(A1)@x.co', 'x=1@x.co', '"a,b@x.co"', '"a""b@x.co"', 'jörg@x.co']
+          .map((cell) => `${cell},2026-11-25T10:00:00Z\r\n`)
+          .join(''),
+    );
+  });
+
+  it('for a spreadsheet, quotes every cell and escapes each one starting with = + - @', async () => {
+    expect(await csvOf(CELLS, true)).toBe(
+      'email,signed_up_at\r\n' +
+        ["'=1@x.co", "'+1@x.co", "'-1@x.co", "'@SUM(A1)@x.co", 'x=1@x.co', 'a,b@x.co', 'a""b@x.co', 'jörg@x.co']
+          .map((cell) => `"${cell}","2026-11-25T10:00:00Z"\r\n`)
+          .join(''),
+    );
+  });
+});
