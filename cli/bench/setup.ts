@@ -6,7 +6,7 @@ import { startCluster, type Cluster } from '../../supabase/tests/cluster';
 import { connect, createWaitlistDatabase, type ConnectionInfo } from '../../supabase/tests/database';
 
 const run = promisify(execFile);
-export const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 
 /** Default durability (fsync on), as the db benchmark does, so the figures mean something. */
 export async function listOf(rows: number): Promise<{ cluster: Cluster; info: ConnectionInfo; url: string }> {
