@@ -72,9 +72,10 @@ export async function sendAll(plan: SendPlan) {
           }
           return;
         }
-        // Temporary or fatal: back to 'pending' before any wait, so a stop now leaves it to send.
-        await record(plan.db, plan.campaign, hash, 'pending', detail(error));
+        // Temporary or fatal: back to 'pending' before any wait, so a stop now leaves it to send;
+        // resting first, so that no other sender takes it meanwhile.
         resting.push(hash);
+        await record(plan.db, plan.campaign, hash, 'pending', detail(error));
         if (kind === 'fatal') stop = new Error(`SMTP: ${reply(error)}`);
         if (kind === 'fatal' || attempt >= plan.retries) return void (done.deferred += 1);
         const waited = await delay(plan.backoffMs * 2 ** attempt, true, { signal: plan.stopping }).catch(() => false);
