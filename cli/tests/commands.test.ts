@@ -1,7 +1,9 @@
 /** Every command but notify, run as a child process against the seeded test database. */
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useOwnDatabase } from './own-database';
@@ -23,11 +25,14 @@ async function mayEmail(): Promise<string[][]> {
 }
 
 describe('waitlist', () => {
-  it.each(['count', 'daily', 'export', 'erase', 'suppress', 'limits', 'notify'])('%s --help', async (command) => {
-    const { code, stdout } = await waitlist([command, '--help']);
-    expect(code).toBe(0);
-    expect(stdout).toContain(`Usage: waitlist ${command}`);
-  });
+  it.each(['count', 'daily', 'export', 'erase', 'suppress', 'limits', 'origins', 'notify'])(
+    '%s --help',
+    async (command) => {
+      const { code, stdout } = await waitlist([command, '--help']);
+      expect(code).toBe(0);
+      expect(stdout).toContain(`Usage: waitlist ${command}`);
+    },
+  );
 
   it('count prints the number of addresses, and JSON with --json', async () => {
     const { rows } = await db.owner.query('select count(*)::int as n from public.waiting_list');
@@ -35,19 +40,27 @@ describe('waitlist', () => {
     expect(JSON.parse((await waitlist(['count', '--json'])).stdout)).toMatchObject({ addresses: rows[0].n });
   });
 
-  it('daily prints signups per UTC day as CSV, and JSON with --json', async () => {
-    const { rows } = await db.owner.query(
-      `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as signups
-       from public.waiting_list group by 1 order by 1`,
+  it('daily prints every UTC day from the first signup to today, days without signups too, as CSV with CRLF', async () => {
+    await db.owner.query(
+      `insert into public.waiting_list (email, created_at) values ('early@example.com', now() - interval '3 days')`,
     );
+    const { rows } = await db.owner.query(
+      `select to_char(d, 'YYYY-MM-DD') as day,
+              (select count(*)::int from public.waiting_list w
+               where (w.created_at at time zone 'UTC')::date = d::date) as signups
+       from generate_series((select min(created_at at time zone 'UTC')::date from public.waiting_list),
+                            (now() at time zone 'UTC')::date, interval '1 day') d order by d`,
+    );
+    expect(rows.some((r) => r.signups === 0)).toBe(true);
     const { stdout } = await waitlist(['daily']);
-    expect(stdout).toBe(['day,signups', ...rows.map((r) => `${r.day},${r.signups}`)].join('\n') + '\n');
+    expect(stdout).toBe(['day,signups', ...rows.map((r) => `${r.day},${r.signups}`)].join('\r\n') + '\r\n');
     expect(JSON.parse((await waitlist(['daily', '--json'])).stdout)).toEqual(rows);
   });
 
   it('export is strict RFC 4180 CSV holding every address byte for byte as stored', async () => {
-    const { code, stdout } = await waitlist(['export']);
+    const { code, stdout, stderr } = await waitlist(['export']);
     expect(code).toBe(0);
+    expect(stderr).toBe(''); // nothing is on the do-not-email list yet: nothing left out to mention
     const [header, ...records] = strict(stdout);
     expect(header).toEqual(['email', 'signed_up_at']);
     expect(records).toEqual(await mayEmail());
@@ -56,8 +69,10 @@ describe('waitlist', () => {
     expect(stdout).toContain('\r\n-dash@example.com,');
   });
 
-  it('export --for spreadsheet prefixes formula cells with a quote', async () => {
-    const records = strict((await waitlist(['export', '--for', 'spreadsheet'])).stdout);
+  it('export --for spreadsheet starts with a UTF-8 byte-order mark and prefixes formula cells with a quote', async () => {
+    const { stdout } = await waitlist(['export', '--for', 'spreadsheet']);
+    expect(stdout.startsWith('\uFEFFemail,signed_up_at\r\n')).toBe(true);
+    const records = strict(stdout.slice(1));
     const emails = records.map((r: string[]) => r[0]);
     expect(emails).toContain("'=1+2@example.com");
     expect(emails).toContain("'-dash@example.com");
@@ -109,8 +124,9 @@ describe('waitlist', () => {
     expect((await waitlist(['suppress', '--file', file])).stdout).toContain('1 added');
     writeFileSync(file, 'bounce-1@example.com\n\n');
     expect((await waitlist(['suppress', '--file', file, '--reason', 'bounced'])).code).toBe(0);
-    const exported = (await waitlist(['export'])).stdout;
-    for (const gone of ['unsub-1@', 'unsub-2@', 'bounce-1@']) expect(exported).not.toContain(gone);
+    const exported = await waitlist(['export']);
+    for (const gone of ['unsub-1@', 'unsub-2@', 'bounce-1@']) expect(exported.stdout).not.toContain(gone);
+    expect(exported.stderr).toContain('Left out: 3 addresses on the do-not-email list (add --all to include them).');
     expect((await waitlist(['export', '--all'])).stdout).toContain('unsub-1@example.com');
     const misplaced = await waitlist(['suppress', '--', '-dash@example.com', '--reason', 'bounced']);
     expect(misplaced).toMatchObject({ code: 2, stdout: '' });
@@ -140,5 +156,87 @@ describe('waitlist', () => {
     const { code, stderr } = await waitlist(['count'], { DATABASE_URL: '' });
     expect(code).toBe(2);
     expect(stderr).toContain('DATABASE_URL is not set');
+  });
+});
+
+describe('export --output', () => {
+  const folder = () => mkdtempSync(join(tmpdir(), 'export-'));
+  const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+
+  it('writes the file whole, readable by its owner only, and nothing on stdout', async () => {
+    const file = join(folder(), 'list.csv');
+    const { code, stdout, stderr } = await waitlist(['export', '--output', file]);
+    expect({ code, stdout }).toEqual({ code: 0, stdout: '' });
+    expect(stderr).toContain(`Wrote ${file}.`);
+    expect(readFileSync(file, 'utf8')).toBe((await waitlist(['export'])).stdout);
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+  });
+
+  it('leaves the earlier file as it was when the disk fills up mid-way, and no partial file', async () => {
+    await seed(
+      db.owner,
+      Array.from({ length: 60 }, (_, i) => `bulk-${i}@example.com`),
+    );
+    const dir = folder();
+    const file = join(dir, 'list.csv');
+    writeFileSync(file, 'the export of yesterday\r\n');
+    // A file size limit of one block: the write fails (EFBIG) as on a full disk (ENOSPC).
+    const full = spawnSync(
+      'sh',
+      ['-c', `ulimit -f 1 && exec "${process.execPath}" "${MAIN}" export --output "${file}"`],
+      {
+        encoding: 'utf8',
+      },
+    );
+    expect(full.status).toBe(1);
+    expect(full.stderr).toContain(`Could not write ${file}`);
+    expect(full.stderr).toContain('it is unchanged');
+    expect(readFileSync(file, 'utf8')).toBe('the export of yesterday\r\n');
+    expect(readdirSync(dir)).toEqual(['list.csv']);
+  });
+});
+
+describe('limits that would refuse everyone', () => {
+  const ipv4 = async () =>
+    (await db.owner.query(`select per_10_minutes, per_day from private.signup_limits where scope = 'ipv4'`)).rows[0];
+
+  it.each([
+    [['--per-day', '0'], 'With a limit of 0, every signup of scope ipv4'],
+    [['--per-10-minutes', '0'], 'With a limit of 0, every signup of scope ipv4'],
+    [['--per-day', '100'], '--per-day 100 is below --per-10-minutes 200'],
+  ])('limits ipv4 %j is refused off a terminal without --yes, applied with it', async (change, words) => {
+    const before = await ipv4();
+    const refused = await waitlist(['limits', 'ipv4', ...change]);
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(refused.stderr).toContain(words);
+    expect(refused.stderr).toContain('add --yes');
+    expect(await ipv4()).toEqual(before);
+    expect((await waitlist(['limits', 'ipv4', ...change, '--yes'])).code).toBe(0);
+    expect(await ipv4()).not.toEqual(before);
+    await db.owner.query(`update private.signup_limits set per_10_minutes = 200, per_day = 1000 where scope = 'ipv4'`);
+  });
+});
+
+describe('origins', () => {
+  it('adds, lists and removes the allowed origins as a browser sends them, without psql', async () => {
+    await db.owner.query('delete from private.allowed_origins');
+    const added = await waitlist(['origins', 'add', 'https://Launch.Example.com']);
+    expect(added).toMatchObject({ code: 0, stdout: 'https://launch.example.com\n' });
+    expect(added.stderr).toContain('From now on, a browser on any other origin is refused (403).');
+    expect((await waitlist(['origins', 'add', 'http://localhost:5173'])).code).toBe(0);
+    expect(JSON.parse((await waitlist(['origins', 'list', '--json'])).stdout)).toEqual([
+      'http://localhost:5173',
+      'https://launch.example.com',
+    ]);
+    const page = await waitlist(['origins', 'add', 'https://launch.example.com/signup']);
+    expect(page).toMatchObject({ code: 2, stdout: '' });
+    expect(page.stderr).toContain('did you mean https://launch.example.com?');
+    expect((await waitlist(['origins', 'remove', 'http://localhost:5173'])).stdout).toBe(
+      'https://launch.example.com\n',
+    );
+    const absent = await waitlist(['origins', 'remove', 'http://localhost:5173']);
+    expect(absent.code).toBe(2);
+    const { rows } = await db.owner.query('select origin from private.allowed_origins');
+    expect(rows).toEqual([{ origin: 'https://launch.example.com' }]);
   });
 });
