@@ -1,9 +1,7 @@
-/** Every command but notify, run as a child process against the seeded test database. */
-import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+/** count, daily, export, erase and suppress, run as a child process against the seeded test database. */
+import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useOwnDatabase } from './own-database';
@@ -133,110 +131,9 @@ describe('waitlist', () => {
     expect(misplaced.stderr).toContain('Not addresses (options go before "--"): "--reason", "bounced"');
   });
 
-  it('limits shows the table and the allowed origins, changes one scope, refuses an unknown one', async () => {
-    await db.owner.query(
-      `insert into private.allowed_origins values ('https://launch.example.com') on conflict do nothing`,
-    );
-    const shown = await waitlist(['limits']);
-    expect(shown.stdout).toMatch(/^scope +per 10 minutes +per day +applies to\n/);
-    expect(shown.stdout).toMatch(/\nipv4 +200 +1000 /);
-    expect(shown.stdout).toContain('allowed origins\nhttps://launch.example.com\n');
-
-    const changed = JSON.parse((await waitlist(['limits', 'ipv4', '--per-day', '2000', '--json'])).stdout);
-    expect(changed.limits).toContainEqual(
-      expect.objectContaining({ scope: 'ipv4', per_10_minutes: 200, per_day: 2000 }),
-    );
-    const unknown = await waitlist(['limits', 'ipv5', '--per-day', '1']);
-    expect(unknown).toMatchObject({ code: 2, stdout: '' });
-    expect(unknown.stderr).toContain('Unknown scope "ipv5"');
-    await db.owner.query(`update private.signup_limits set per_day = 1000 where scope = 'ipv4'`);
-  });
-
   it('says what is missing when DATABASE_URL is not set (exit 2)', async () => {
     const { code, stderr } = await waitlist(['count'], { DATABASE_URL: '' });
     expect(code).toBe(2);
     expect(stderr).toContain('DATABASE_URL is not set');
-  });
-});
-
-describe('export --output', () => {
-  const folder = () => mkdtempSync(join(tmpdir(), 'export-'));
-  const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
-
-  it('writes the file whole, readable by its owner only, and nothing on stdout', async () => {
-    const file = join(folder(), 'list.csv');
-    const { code, stdout, stderr } = await waitlist(['export', '--output', file]);
-    expect({ code, stdout }).toEqual({ code: 0, stdout: '' });
-    expect(stderr).toContain(`Wrote ${file}.`);
-    expect(readFileSync(file, 'utf8')).toBe((await waitlist(['export'])).stdout);
-    expect(statSync(file).mode & 0o777).toBe(0o600);
-  });
-
-  it('leaves the earlier file as it was when the disk fills up mid-way, and no partial file', async () => {
-    await seed(
-      db.owner,
-      Array.from({ length: 60 }, (_, i) => `bulk-${i}@example.com`),
-    );
-    const dir = folder();
-    const file = join(dir, 'list.csv');
-    writeFileSync(file, 'the export of yesterday\r\n');
-    // A file size limit of one block: the write fails (EFBIG) as on a full disk (ENOSPC).
-    const full = spawnSync(
-      'sh',
-      ['-c', `ulimit -f 1 && exec "${process.execPath}" "${MAIN}" export --output "${file}"`],
-      {
-        encoding: 'utf8',
-      },
-    );
-    expect(full.status).toBe(1);
-    expect(full.stderr).toContain(`Could not write ${file}`);
-    expect(full.stderr).toContain('it is unchanged');
-    expect(readFileSync(file, 'utf8')).toBe('the export of yesterday\r\n');
-    expect(readdirSync(dir)).toEqual(['list.csv']);
-  });
-});
-
-describe('limits that would refuse everyone', () => {
-  const ipv4 = async () =>
-    (await db.owner.query(`select per_10_minutes, per_day from private.signup_limits where scope = 'ipv4'`)).rows[0];
-
-  it.each([
-    [['--per-day', '0'], 'With a limit of 0, every signup of scope ipv4'],
-    [['--per-10-minutes', '0'], 'With a limit of 0, every signup of scope ipv4'],
-    [['--per-day', '100'], '--per-day 100 is below --per-10-minutes 200'],
-  ])('limits ipv4 %j is refused off a terminal without --yes, applied with it', async (change, words) => {
-    const before = await ipv4();
-    const refused = await waitlist(['limits', 'ipv4', ...change]);
-    expect(refused).toMatchObject({ code: 2, stdout: '' });
-    expect(refused.stderr).toContain(words);
-    expect(refused.stderr).toContain('add --yes');
-    expect(await ipv4()).toEqual(before);
-    expect((await waitlist(['limits', 'ipv4', ...change, '--yes'])).code).toBe(0);
-    expect(await ipv4()).not.toEqual(before);
-    await db.owner.query(`update private.signup_limits set per_10_minutes = 200, per_day = 1000 where scope = 'ipv4'`);
-  });
-});
-
-describe('origins', () => {
-  it('adds, lists and removes the allowed origins as a browser sends them, without psql', async () => {
-    await db.owner.query('delete from private.allowed_origins');
-    const added = await waitlist(['origins', 'add', 'https://Launch.Example.com']);
-    expect(added).toMatchObject({ code: 0, stdout: 'https://launch.example.com\n' });
-    expect(added.stderr).toContain('From now on, a browser on any other origin is refused (403).');
-    expect((await waitlist(['origins', 'add', 'http://localhost:5173'])).code).toBe(0);
-    expect(JSON.parse((await waitlist(['origins', 'list', '--json'])).stdout)).toEqual([
-      'http://localhost:5173',
-      'https://launch.example.com',
-    ]);
-    const page = await waitlist(['origins', 'add', 'https://launch.example.com/signup']);
-    expect(page).toMatchObject({ code: 2, stdout: '' });
-    expect(page.stderr).toContain('did you mean https://launch.example.com?');
-    expect((await waitlist(['origins', 'remove', 'http://localhost:5173'])).stdout).toBe(
-      'https://launch.example.com\n',
-    );
-    const absent = await waitlist(['origins', 'remove', 'http://localhost:5173']);
-    expect(absent.code).toBe(2);
-    const { rows } = await db.owner.query('select origin from private.allowed_origins');
-    expect(rows).toEqual([{ origin: 'https://launch.example.com' }]);
   });
 });

@@ -16,7 +16,10 @@ const db = useOwnDatabase('cli_notify_stop');
 let inbox: Inbox;
 let everyone: number;
 beforeAll(async () => {
-  await seed(db.owner, Array.from({ length: 20 }, (_, i) => `stop-${i}@example.com`));
+  await seed(
+    db.owner,
+    Array.from({ length: 20 }, (_, i) => `stop-${i}@example.com`),
+  );
   everyone = (await db.owner.query('select count(*)::int as n from public.waiting_list')).rows[0].n;
 });
 beforeEach(async () => {

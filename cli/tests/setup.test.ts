@@ -47,7 +47,7 @@ describe('before the program loads', () => {
     for (const args of [['--help'], ['notify', '--help']]) {
       const { stdout } = await waitlist(args);
       expect(stdout).toMatch(
-        /Exit status:\n  0 .*\n  1 .*\n  2 .*\n  3 .*\n  4    notify: only uncertain addresses are left.*\n  130 /,
+        /Exit status:\n {2}0 .*\n {2}1 .*\n {2}2 .*\n {2}3 .*\n {2}4 {4}notify: only uncertain addresses are left.*\n {2}130 /,
       );
     }
   });
