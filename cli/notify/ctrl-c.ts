@@ -2,9 +2,9 @@
 import { EXIT, say } from '../terminal.ts';
 
 /**
- * Under `npm run waitlist`, one press of Ctrl-C reaches this process twice: the terminal signals
- * its whole foreground process group (npm and this process), and npm passes its own SIGINT on to
- * its child. Both arrive within milliseconds, so a SIGINT this soon after the first is the same
+ * Under `npm run waitlist`, one press of Ctrl-C can reach this process twice: the terminal signals
+ * its whole foreground process group (npm and this process), and npm passes the SIGINT it got on
+ * to its child. Both arrive within milliseconds, so a SIGINT this soon after the first is the same
  * press; a second press, for a person, comes later than this.
  */
 export const SAME_PRESS_MS = 200;
