@@ -39,7 +39,8 @@ export function explainDatabaseError(error: unknown): unknown {
   if (code === '28P01' || code === '28000') {
     return new UsageError(`The database refused the login (${message}): check the user and password in DATABASE_URL.`);
   }
-  if (message === 'timeout expired' || /connection timeout/i.test(message ?? '')) {
+  // pg.Client's words, then pg.Pool's.
+  if (/^timeout expired$|^timeout exceeded when trying to connect$/.test(message ?? '')) {
     return new Error(
       `The database did not answer within ${CONNECT_TIMEOUT_MS / 1000} s: check DATABASE_URL's host and port ` +
         '(the session pooler, port 5432) and your network.',
