@@ -89,5 +89,7 @@ export async function withDatabase<T>(
 
 /** For commands that work on several connections at once (notify's senders). */
 export function newPool(size: number): pg.Pool {
-  return new pg.Pool({ ...databaseConfig(), max: size });
+  const pool = new pg.Pool({ ...databaseConfig(), max: size });
+  pool.on('error', () => undefined); // an idle connection lost: the next query on it says so
+  return pool;
 }
