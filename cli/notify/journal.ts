@@ -9,6 +9,12 @@ import type { Queryable } from '../list/signups.ts';
 
 export type Claimed = { hash: Buffer; email: string; mayEmail: boolean };
 
+/** One run per campaign at a time, for as long as `session` stays open: another run's in-flight rows would look uncertain. */
+export async function lockCampaign(session: Queryable, campaign: string): Promise<boolean> {
+  const { rows } = await session.query('select pg_try_advisory_lock(hashtext($1)) as mine', [`notify ${campaign}`]);
+  return rows[0].mine;
+}
+
 /** Adds every address that may be emailed and has no row yet; drops rows that may no longer be sent. */
 export async function enqueue(db: Queryable, campaign: string): Promise<void> {
   await db.query(

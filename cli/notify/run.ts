@@ -4,7 +4,7 @@ import { keySignups } from '../list/signups.ts';
 import { progress } from '../progress.ts';
 import { confirm, EXIT, json, say, UsageError } from '../terminal.ts';
 import { ctrlC } from './ctrl-c.ts';
-import { enqueue, resendUncertain, toSend, uncertain } from './journal.ts';
+import { enqueue, lockCampaign, resendUncertain, toSend, uncertain } from './journal.ts';
 import { shown, type Letter } from './letter.ts';
 import { sendAll } from './send.ts';
 import { outcome, printSummary, summarize } from './summary.ts';
@@ -44,11 +44,9 @@ export async function run(options: RunOptions, letter: Letter): Promise<number> 
     throw error;
   });
   try {
-    // One run per campaign at a time: another run's in-flight rows would look uncertain.
-    const { rows } = await lock.query('select pg_try_advisory_lock(hashtext($1)) as mine', [
-      `notify ${options.campaign}`,
-    ]);
-    if (!rows[0].mine) throw new UsageError(`Another notify run of campaign "${options.campaign}" is running.`);
+    if (!(await lockCampaign(lock, options.campaign))) {
+      throw new UsageError(`Another notify run of campaign "${options.campaign}" is running.`);
+    }
     await checkSmtp(transport);
     const n = await queue(db, options);
     if (n)
