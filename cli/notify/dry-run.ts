@@ -5,19 +5,12 @@ import { out, say } from '../terminal.ts';
 import type { Letter } from './letter.ts';
 import { message } from './mail.ts';
 import { checkSmtp, smtpTransport } from './smtp.ts';
+import { wouldSend } from './summary.ts';
 
 /** Connects to both sides, counts, prints one rendered message on stdout; writes and sends nothing. */
 export async function dryRun(campaign: string, letter: Letter): Promise<void> {
   const transport = smtpTransport(1);
-  const waiting = await withDatabase(async (db) => {
-    const { rows } = await db.query<{ n: number }>(
-      `select count(*)::int as n from private.mailable_signups m join private.waiting_list_keys h on h.id = m.id
-       where not exists (select from private.notify_journal j
-                         where j.campaign = $1 and j.address_hash = h.address_hash and j.state <> 'pending')`,
-      [campaign],
-    );
-    return rows[0].n;
-  });
+  const waiting = await withDatabase((db) => wouldSend(db, campaign));
   await checkSmtp(transport).finally(() => transport.close());
   say(`Dry run: the database and the SMTP server answer; ${waiting} would be sent in campaign "${campaign}".`);
   const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
