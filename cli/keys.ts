@@ -1,7 +1,7 @@
 import { createInterface } from 'node:readline/promises';
 import { Command } from 'commander';
 import type pg from 'pg';
-import { withDatabase } from './connection.ts';
+import { withDatabase } from './connect/database.ts';
 import { Opener } from './seal/open.ts';
 import { Ratchet } from './seal/ratchet.ts';
 import { formatRecoveryKey, newRecoveryKey } from './seal/recovery-key.ts';

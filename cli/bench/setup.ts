@@ -8,7 +8,7 @@ import { createWaitlistDatabase } from '../../supabase/tests/migrations';
 import { sealList } from '../../supabase/tests/sealed';
 
 const run = promisify(execFile);
-export const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 
 /** A month of hourly ratchet steps. */
 export const STEPS = 720;

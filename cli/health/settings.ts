@@ -1,6 +1,6 @@
 /**
  * The build's own public values, which the health check uses as a visitor's browser would:
- * from the environment or .env.local (cli/main.ts loads it; the shell's values win).
+ * from the environment or .env.local (cli/program.ts loads it; the shell's values win).
  */
 import { setup, type Finding } from './finding.ts';
 

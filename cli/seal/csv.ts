@@ -8,9 +8,15 @@ import { Transform, type TransformCallback } from 'node:stream';
 import type { Fields } from './copy-binary.ts';
 import type { Opener, SealedRow } from './open.ts';
 
-export type CsvOptions = { spreadsheet: boolean; onRows?: (rows: number) => void };
+export type CsvOptions = {
+  spreadsheet: boolean;
+  /** Starts with the UTF-8 byte-order mark, by which spreadsheets recognise UTF-8 (else they read Windows-1252). */
+  byteOrderMark?: boolean;
+  onRows?: (rows: number) => void;
+};
 
 export const CSV_HEADER = 'email,signed_up_at\r\n';
+const BOM = '\ufeff';
 
 /** The COPY that feeds sealedCsv, from a relation with id, step, sealed, email and created_at. */
 export const csvSource = (from: string) =>
@@ -88,6 +94,6 @@ export function sealedCsv(opener: Opener | null, options: CsvOptions): Transform
     },
   });
   const result = Object.assign(csv, { unreadable: 0 });
-  csv.push(CSV_HEADER);
+  csv.push((options.byteOrderMark ? BOM : '') + CSV_HEADER);
   return result;
 }

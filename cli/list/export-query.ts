@@ -1,0 +1,27 @@
+/** What export reads: one snapshot for the CSV and its counts, so "left out" is exact. */
+import type pg from 'pg';
+import { csvSource } from '../seal/csv.ts';
+import { keySignups } from './signups.ts';
+
+export type ExportChoice = { all: boolean; spreadsheet: boolean };
+
+/** Every signup with what opens it, the do-not-email list included. */
+const EVERY_SIGNUP = `(select w.id, k.step, k.sealed, w.email, w.created_at
+                       from public.waiting_list w left join private.waiting_list_keys k on k.id = w.id) every`;
+
+/** The binary COPY that cli/seal/csv.ts turns into the CSV: every signup, or those that may be emailed. */
+export const exportSource = ({ all }: ExportChoice): string => csvSource(all ? EVERY_SIGNUP : 'private.mailable_signups');
+
+/**
+ * Opens the snapshot and returns the number of signups in it. Signups without a key (added with
+ * the triggers off) escape the do-not-email list, so they are keyed first, in the same transaction.
+ */
+export async function beginExport(db: pg.Client): Promise<number> {
+  await db.query('begin isolation level repeatable read');
+  const { rows } = await db.query<{ signups: number; keyed: number }>(
+    `select (select count(*)::int from public.waiting_list) as signups,
+            (select count(*)::int from private.waiting_list_keys) as keyed`,
+  );
+  if (rows[0].keyed !== rows[0].signups) await keySignups(db);
+  return rows[0].signups;
+}
