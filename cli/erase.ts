@@ -1,8 +1,11 @@
 import { Command } from 'commander';
 import { withDatabase } from './connect/database.ts';
-import { erase, signupsOf } from './list/do-not-email.ts';
+import { erase, signupsOf, type Found } from './list/do-not-email.ts';
 import { keySignups } from './list/signups.ts';
 import { confirm, json, out, say } from './terminal.ts';
+
+/** The signup as stored, or, once sealed (no key needed here), as the owner typed it. */
+const shown = (row: Found, typed: string) => row.email ?? `${typed} (sealed: as you typed it)`;
 
 /** What the database kept and the owner still holds elsewhere: printed after every erasure. */
 const BY_HAND = [
@@ -23,13 +26,16 @@ export function eraseCommand(): Command {
       await withDatabase(async (db) => {
         await keySignups(db);
         const found = await signupsOf(db, address);
-        if (found.length) for (const row of found) say(`Found ${row.email}, signed up ${row.signed_up_at}.`);
+        if (found.length) for (const row of found) say(`Found ${shown(row, address)}, signed up ${row.signed_up_at}.`);
         else say(`${address} is not on the list: it will only be added to the do-not-email list.`);
-        await confirm(`Erase ${found.length ? found.map((r) => r.email).join(', ') : address} for good?`, options.yes);
+        await confirm(
+          `Erase ${found.length ? found.map((row) => shown(row, address)).join(', ') : address} for good?`,
+          options.yes,
+        );
         const removedRows = await erase(db, address);
         if (options.json) json({ removed: found, doNotEmail: true, removedRows });
         else {
-          for (const row of found) out(`Removed ${row.email} (signed up ${row.signed_up_at}) from the list.`);
+          for (const row of found) out(`Removed ${shown(row, address)} (signed up ${row.signed_up_at}) from the list.`);
           out('Kept: a keyed hash on the do-not-email list; no export or send will reach this address.');
         }
         for (const line of BY_HAND) say(line);

@@ -62,9 +62,11 @@ export function exportCommand(): Command {
     .action(async (options: Options) => {
       const choice = { all: Boolean(options.all), spreadsheet: options.for === 'spreadsheet' };
       let done: Exported = { leftOut: 0, unreadable: 0 };
-      if (options.output) await writeAtomically(options.output, async (file) => void (done = await exportTo(file, choice)));
+      if (options.output)
+        await writeAtomically(options.output, async (file) => void (done = await exportTo(file, choice)));
       else done = await exportTo(process.stdout, choice);
-      if (done.leftOut) say(`Left out: ${done.leftOut} addresses on the do-not-email list (add --all to include them).`);
+      if (done.leftOut)
+        say(`Left out: ${done.leftOut} addresses on the do-not-email list (add --all to include them).`);
       if (done.unreadable) {
         say(`Left out: ${done.unreadable} signups that hold neither an address nor a seal (see waitlist count).`);
         process.exitCode = EXIT.failed;

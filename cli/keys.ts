@@ -11,6 +11,8 @@ import { checkedRatchet, sealState } from './seal/sealed-list.ts';
 import { Cancelled, interactive, out, say, UsageError } from './terminal.ts';
 
 const TYPED_BACK = 8;
+/** Sealing a long list and rewriting its tables take longer than a short query may. */
+const LONG = { longQueries: true };
 
 /** Prints the key once, on stdout, and on a terminal has the owner type its end back. */
 async function handOver(key: Buffer, yes: boolean | undefined): Promise<void> {
@@ -61,7 +63,7 @@ async function init(options: { yes?: boolean }): Promise<void> {
     await compact(db);
     say(`Sealed ${sealed} stored addresses. From now on every signup is sealed; the key the database`);
     say("holds changes every hour and opens only that hour's signups.");
-  });
+  }, LONG);
 }
 
 async function rotate(options: { yes?: boolean }): Promise<void> {
@@ -76,7 +78,7 @@ async function rotate(options: { yes?: boolean }): Promise<void> {
     await compact(db);
     say(`Sealed ${sealed} addresses under the new key. The old recovery key opens nothing from now on,`);
     say('and a key taken from the database before now derives nothing that is used any more.');
-  });
+  }, LONG);
 }
 
 export function keysCommand(): Command {

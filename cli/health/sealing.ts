@@ -37,7 +37,9 @@ export function sealingFaults(s: SealStatus): string[] {
         ]
       : []),
     ...(s.plaintext
-      ? [`${plural(s.plaintext, 'signup')} restored with the triggers off still in plaintext (any owner command seals them).`]
+      ? [
+          `${plural(s.plaintext, 'signup')} restored with the triggers off still in plaintext (any owner command seals them).`,
+        ]
       : []),
     ...(s.unkeyed ? [`${plural(s.unkeyed, 'signup')} without a key row, outside the duplicate check.`] : []),
     ...(s.unreadable ? [`${plural(s.unreadable, 'signup')} with neither an address nor a seal.`] : []),

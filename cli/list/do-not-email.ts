@@ -2,7 +2,8 @@
 import type pg from 'pg';
 import type { Queryable } from './signups.ts';
 
-export type Found = { email: string; signed_up_at: string };
+/** A signup of the address: `email` as stored, null once sealed. */
+export type Found = { email: string | null; signed_up_at: string };
 
 /** The signups of $1 in any letter case and Unicode form (private.email_key), by their indexed keyed hash. */
 const SAME_ADDRESS = 'select id from private.waiting_list_keys where address_hash = private.address_hash($1)';

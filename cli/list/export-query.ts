@@ -10,7 +10,8 @@ const EVERY_SIGNUP = `(select w.id, k.step, k.sealed, w.email, w.created_at
                        from public.waiting_list w left join private.waiting_list_keys k on k.id = w.id) every`;
 
 /** The binary COPY that cli/seal/csv.ts turns into the CSV: every signup, or those that may be emailed. */
-export const exportSource = ({ all }: ExportChoice): string => csvSource(all ? EVERY_SIGNUP : 'private.mailable_signups');
+export const exportSource = ({ all }: ExportChoice): string =>
+  csvSource(all ? EVERY_SIGNUP : 'private.mailable_signups');
 
 /**
  * Opens the snapshot and returns the number of signups in it. Signups without a key (added with

@@ -6,8 +6,14 @@
  */
 import { longQuery } from '../connect/database.ts';
 import type { Queryable } from '../list/signups.ts';
+import type { Opener } from '../seal/open.ts';
+import { addressOf, type StoredAddress } from '../seal/sealed-list.ts';
 
 export type Claimed = { hash: Buffer; email: string; mayEmail: boolean };
+type ClaimedRow = StoredAddress & { hash: Buffer; mayEmail: boolean };
+
+const claimed = (row: ClaimedRow | undefined, opener: Opener | null): Claimed | null =>
+  row ? { hash: row.hash, email: addressOf(row, opener), mayEmail: row.mayEmail } : null;
 
 /** One run per campaign at a time, for as long as `session` stays open: another run's in-flight rows would look uncertain. */
 export async function lockCampaign(session: Queryable, campaign: string): Promise<boolean> {
@@ -39,14 +45,16 @@ export async function enqueue(db: Queryable, campaign: string): Promise<void> {
   );
 }
 
-/** The addresses a stopped run left in 'sending' (null when erased since). */
-export async function uncertain(db: Queryable, campaign: string): Promise<(string | null)[]> {
-  const { rows } = await db.query<{ email: string | null }>(
-    `select w.email from private.notify_journal j left join public.waiting_list w on w.id = j.signup_id
-     where j.campaign = $1 and j.state = 'sending' order by w.email`,
+/** The addresses a stopped run left in 'sending' (null when erased since), opened if sealed. */
+export async function uncertain(db: Queryable, campaign: string, opener: Opener | null): Promise<(string | null)[]> {
+  const { rows } = await db.query<StoredAddress>(
+    `select w.id, w.email, k.step, k.sealed from private.notify_journal j
+     left join public.waiting_list w on w.id = j.signup_id left join private.waiting_list_keys k on k.id = w.id
+     where j.campaign = $1 and j.state = 'sending' order by w.id`,
     [campaign],
   );
-  return rows.map((row) => row.email);
+  const addresses = rows.map((row) => (row.id === null ? null : addressOf(row, opener)));
+  return addresses.sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null || a < b ? -1 : 1));
 }
 
 export async function resendUncertain(db: Queryable, campaign: string): Promise<number> {
@@ -64,40 +72,51 @@ export async function resendUncertain(db: Queryable, campaign: string): Promise<
  */
 const CLAIM = `
   checked as (
-    select n.address_hash, w.email, not exists (
+    select n.address_hash, w.id, w.email, k.step, k.sealed, not exists (
         select from private.do_not_email d
         where d.address_hash = n.address_hash and not (d.reason = 'erased' and w.created_at > d.added_at)
       ) as may_email
-    from next n join public.waiting_list w on w.id = n.signup_id)
+    from next n join public.waiting_list w on w.id = n.signup_id
+    left join private.waiting_list_keys k on k.id = w.id)
   update private.notify_journal j
   set state = case when c.may_email then 'sending' else 'skipped' end,
       detail = case when c.may_email then null else 'do-not-email' end,
       attempts = j.attempts + c.may_email::int, changed_at = now()
   from checked c where j.campaign = $1 and j.address_hash = c.address_hash
-  returning j.address_hash as hash, c.email, c.may_email as "mayEmail"`;
+  returning j.address_hash as hash, c.id, c.email, c.step, c.sealed, c.may_email as "mayEmail"`;
 
 /** Takes the next pending address, but none of `resting` (committed at once); null when none is left. */
-export async function claimNext(db: Queryable, campaign: string, resting: Buffer[]): Promise<Claimed | null> {
-  const { rows } = await db.query<Claimed>(
+export async function claimNext(
+  db: Queryable,
+  campaign: string,
+  resting: Buffer[],
+  opener: Opener | null,
+): Promise<Claimed | null> {
+  const { rows } = await db.query<ClaimedRow>(
     `with next as (
        select address_hash, signup_id from private.notify_journal
        where campaign = $1 and state = 'pending' and signup_id is not null and address_hash <> all ($2::bytea[])
        order by signup_id limit 1 for update skip locked), ${CLAIM}`,
     [campaign, resting],
   );
-  return rows[0] ?? null;
+  return claimed(rows[0], opener);
 }
 
 /** Takes this address again after its wait; null when it is no longer pending (erased meanwhile). */
-export async function claimAgain(db: Queryable, campaign: string, hash: Buffer): Promise<Claimed | null> {
-  const { rows } = await db.query<Claimed>(
+export async function claimAgain(
+  db: Queryable,
+  campaign: string,
+  hash: Buffer,
+  opener: Opener | null,
+): Promise<Claimed | null> {
+  const { rows } = await db.query<ClaimedRow>(
     `with next as (
        select address_hash, signup_id from private.notify_journal
        where campaign = $1 and address_hash = $2 and state = 'pending' and signup_id is not null
        for update), ${CLAIM}`,
     [campaign, hash],
   );
-  return rows[0] ?? null;
+  return claimed(rows[0], opener);
 }
 
 export type Outcome = 'sent' | 'failed' | 'pending';

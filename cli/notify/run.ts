@@ -1,6 +1,8 @@
 /** One notify run: checks both servers, queues the list, asks, sends, and says what is left. */
 import { newPool } from '../connect/database.ts';
 import { keySignups } from '../list/signups.ts';
+import type { Opener } from '../seal/open.ts';
+import { openerFor } from '../seal/sealed-list.ts';
 import { progress } from '../progress.ts';
 import { confirm, EXIT, json, say, UsageError } from '../terminal.ts';
 import { ctrlC } from './ctrl-c.ts';
@@ -22,10 +24,10 @@ export type RunOptions = {
   json?: boolean;
 };
 
-async function queue(db: ReturnType<typeof newPool>, options: RunOptions): Promise<number> {
+async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener: Opener | null): Promise<number> {
   await keySignups(db);
   await enqueue(db, options.campaign);
-  const unsure = await uncertain(db, options.campaign);
+  const unsure = await uncertain(db, options.campaign, opener);
   if (unsure.length && options.resendUncertain) {
     say(`Sending again to ${await resendUncertain(db, options.campaign)} uncertain addresses (--resend-uncertain).`);
   } else if (unsure.length) {
@@ -47,8 +49,10 @@ export async function run(options: RunOptions, letter: Letter): Promise<number> 
     if (!(await lockCampaign(lock, options.campaign))) {
       throw new UsageError(`Another notify run of campaign "${options.campaign}" is running.`);
     }
+    // Before anything is sent or shown: without the key, no address at all.
+    const opener = await openerFor(lock, 'notify');
     await checkSmtp(transport);
-    const n = await queue(db, options);
+    const n = await queue(db, options, opener);
     if (n)
       await confirm(
         `About to email ${n} addresses in campaign "${options.campaign}" from ${shown(letter.from)}. Send?`,
@@ -60,6 +64,7 @@ export async function run(options: RunOptions, letter: Letter): Promise<number> 
     const plan = {
       ...options,
       letter,
+      opener,
       transport,
       db,
       limit: n,

@@ -4,12 +4,15 @@ import type pg from 'pg';
 import type { Transporter } from 'nodemailer';
 import type { Progress } from '../progress.ts';
 import { claimAgain, claimNext, record, type Claimed } from './journal.ts';
+import type { Opener } from '../seal/open.ts';
 import type { Letter } from './letter.ts';
 import { deliverableAsStored, detail, message, refusal, reply } from './mail.ts';
 
 export type SendPlan = {
   campaign: string;
   letter: Letter;
+  /** Opens the sealed addresses (null before `keys init`). */
+  opener: Opener | null;
   transport: Transporter;
   db: pg.Pool;
   connections: number;
@@ -81,7 +84,7 @@ export async function sendAll(plan: SendPlan) {
         const waited = await delay(plan.backoffMs * 2 ** attempt, true, { signal: plan.stopping }).catch(() => false);
         if (!waited || stop) return void (done.deferred += 1);
         resting.splice(resting.indexOf(hash), 1);
-        next = await claimAgain(plan.db, plan.campaign, hash);
+        next = await claimAgain(plan.db, plan.campaign, hash, plan.opener);
         if (next && !next.mayEmail) done.skipped += 1;
       }
     }
@@ -92,7 +95,7 @@ export async function sendAll(plan: SendPlan) {
       await pace();
       if (plan.stopping.aborted) return;
       budget -= 1;
-      const next = await claimNext(plan.db, plan.campaign, resting);
+      const next = await claimNext(plan.db, plan.campaign, resting, plan.opener);
       if (!next) return;
       if (!next.mayEmail) {
         budget += 1;

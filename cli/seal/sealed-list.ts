@@ -1,7 +1,8 @@
 /** What the owner's commands ask the database about sealing, and the key check before opening. */
 import type pg from 'pg';
+import { longQuery } from '../connect/database.ts';
 import { UsageError } from '../terminal.ts';
-import { Opener } from './open.ts';
+import { Opener, SealBroken } from './open.ts';
 import { Ratchet } from './ratchet.ts';
 import { recoveryKey } from './recovery-input.ts';
 
@@ -35,7 +36,19 @@ export async function openerFor(db: Queryable, purpose: string): Promise<Opener 
   return new Opener(checkedRatchet(await recoveryKey(purpose), state));
 }
 
-/** Keys and seals rows that arrived with triggers off (a data-only restore); every command runs it first. */
+/** A signup as the list stores it: its address before `keys init`, else its seal. */
+export type StoredAddress = { id: string; email: string | null; step: number | null; sealed: Buffer | null };
+
+/** The address, opened if sealed (one row: notify's claims; export opens in bulk). */
+export function addressOf(row: StoredAddress, opener: Opener | null): string {
+  if (row.email !== null) return row.email;
+  if (row.sealed === null || row.step === null)
+    throw new SealBroken(`Signup ${row.id} holds neither an address nor a seal.`);
+  if (!opener) throw new SealBroken(`Signup ${row.id} is sealed, but sealing was never started here.`);
+  return opener.open([{ id: BigInt(row.id), step: row.step, sealed: row.sealed }])[0].toString('utf8');
+}
+
+/** Keys and seals rows that arrived with triggers off (a data-only restore), as the hourly job does. */
 export async function sealPending(db: Queryable): Promise<void> {
-  await db.query('select private.seal_pending()');
+  await db.query(longQuery('select private.seal_pending()'));
 }
