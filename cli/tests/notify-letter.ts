@@ -3,6 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'pg';
+import { storedAddresses } from '../../supabase/tests/sealed';
 
 export const TEXT = 'We launched.\n\nReply "unsubscribe" to hear no more from us.\n';
 
@@ -37,8 +38,9 @@ export function unconfirmedArgs(campaign: string): string[] {
  */
 export const unsendable = (email: string) => email.split('@')[0].length > 64;
 
-/** The addresses a full send must reach: the list minus the do-not-email list. */
+/** The addresses a full send must reach: the list minus the do-not-email list, opened with the recovery key. */
 export async function recipients(owner: Client): Promise<string[]> {
-  const { rows } = await owner.query('select email from private.mailable_signups order by email');
-  return rows.map((row) => row.email);
+  const { rows } = await owner.query<{ id: string }>('select id from private.mailable_signups');
+  const opened = await storedAddresses(owner, process.env.WAITLIST_RECOVERY_KEY);
+  return rows.map((row) => opened.get(row.id)!).sort();
 }

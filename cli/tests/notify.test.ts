@@ -1,4 +1,7 @@
-/** notify against a real SMTP server on loopback: exactly once, retries, refusals, dry run. */
+/**
+ * notify against a real SMTP server on loopback: exactly once, retries, refusals, dry run; on a
+ * sealed list, each address opened with the recovery key and delivered as signed up.
+ */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { letterArgs, recipients, TEXT, unsendable } from './notify-letter';
 import { useOwnDatabase } from './own-database';
@@ -10,6 +13,8 @@ const db = useOwnDatabase('cli_notify');
 let inbox: Inbox;
 beforeAll(async () => {
   await seed(db.owner);
+  const init = await waitlist(['keys', 'init', '--yes']);
+  process.env.WAITLIST_RECOVERY_KEY = init.stdout.trim(); // the commands' child processes inherit it
   inbox = await startInbox();
 });
 afterAll(() => inbox.close());
@@ -30,6 +35,15 @@ describe('waitlist notify', () => {
       `select count(*)::int as n from private.notify_journal where campaign = 'dry'`,
     );
     expect(rows[0].n).toBe(0);
+  });
+
+  it('without the recovery key says so, exits 2, shows no address and sends nothing', async () => {
+    const before = inbox.accepted.length;
+    const run = await waitlist(letterArgs('keyless'), { SMTP_URL: inbox.url, WAITLIST_RECOVERY_KEY: '' });
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toContain('The list is sealed: notify needs the recovery key.');
+    for (const email of await recipients(db.owner)) expect(run.stderr).not.toContain(email);
+    expect(inbox.accepted.length).toBe(before);
   });
 
   it('sends one message to each address, alone, with List-Unsubscribe and a text part; a second run sends nothing', async () => {
