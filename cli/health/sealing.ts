@@ -38,7 +38,7 @@ export function sealingFaults(s: SealStatus): string[] {
       : []),
     ...(s.plaintext
       ? [
-          `${plural(s.plaintext, 'signup')} restored with the triggers off still in plaintext (any owner command seals them).`,
+          `${plural(s.plaintext, 'signup')} restored with the triggers off still in plaintext (count, export, erase and notify seal them).`,
         ]
       : []),
     ...(s.unkeyed ? [`${plural(s.unkeyed, 'signup')} without a key row, outside the duplicate check.`] : []),

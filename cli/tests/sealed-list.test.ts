@@ -91,7 +91,7 @@ describe('a sealed list', () => {
     expect(wrong.stderr).toContain('does not open this list');
   });
 
-  it('seals rows that arrived with triggers off (a data-only restore) at the next owner command', async () => {
+  it('seals rows that arrived with triggers off (a data-only restore) at the next owner command (export)', async () => {
     const admin = await connect({ ...inject('database'), database: 'cli_sealed' }, SUPERUSER);
     try {
       await admin.query(`set session_replication_role = replica`);
