@@ -76,6 +76,17 @@ describe('waitlist health, the database half', () => {
     }
   });
 
+  it('names a sealing key that stopped moving (exit 1)', async () => {
+    await stand.owner.query(`update private.seal_key set advanced_at = now() - interval '3 hours'`);
+    try {
+      const run = await health(stand);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/PROBLEM +sealing: The sealing key has not moved for 3 h \(step \d+\)/);
+    } finally {
+      await stand.owner.query('update private.seal_key set advanced_at = now()');
+    }
+  });
+
   it('names a stopped pg_cron job (exit 1)', async () => {
     await stand.owner.query('update cron.job set active = false where jobname = $1', [UPKEEP]);
     const run = await health(stand);

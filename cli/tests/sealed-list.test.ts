@@ -45,8 +45,17 @@ describe('a sealed list', () => {
     expect(refused.stderr).toContain('add --yes');
   });
 
-  it('keys init --yes prints the recovery key once on stdout and seals every stored address', async () => {
+  it('count says, before keys init, that the addresses are stored as typed', async () => {
     await seed(db.owner, firstHalf);
+    const { code, stdout, stderr } = await waitlist(['count']);
+    expect(code).toBe(0);
+    expect(stderr).toBe(
+      `Warning: Not sealed: the ${stdout.trim()} addresses on the list are stored as typed, readable by whoever ` +
+        'takes the database (npm run waitlist -- keys init).\n',
+    );
+  });
+
+  it('keys init --yes prints the recovery key once on stdout and seals every stored address', async () => {
     expect(await plaintextRows()).toBeGreaterThan(0);
     const { code, stdout, stderr } = await waitlist(['keys', 'init', '--yes']);
     expect(code).toBe(0);
@@ -119,5 +128,19 @@ describe('a sealed list', () => {
     expect(old).toMatchObject({ code: 2, stdout: '' });
     expect(old.stderr).toContain('does not open this list');
     key = fresh;
+  });
+
+  it('count names a ratchet that stopped moving (its job missing or failing); signups are still sealed', async () => {
+    await db.owner.query(`update private.seal_key set advanced_at = now() - interval '3 hours'`);
+    try {
+      await seed(db.owner, ['after-the-stall@example.com']);
+      const { code, stderr } = await waitlist(['count', '--json']);
+      expect(code).toBe(0);
+      expect(stderr).toContain('Warning: The sealing key has not moved for 3 h (step ');
+      expect(await plaintextRows()).toBe(0);
+    } finally {
+      await db.owner.query('update private.seal_key set advanced_at = now()');
+    }
+    expect((await waitlist(['count'])).stderr).toBe('');
   });
 });

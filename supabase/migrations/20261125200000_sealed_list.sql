@@ -1,5 +1,5 @@
--- Sealed at rest (supabase/security.md, "Sealed at rest"): once the owner ran
--- `npm run waitlist -- keys init`, no address is stored in plaintext. Each signup is sealed by a
+-- Sealed at rest (supabase/security.md, "Sealed at rest: what a stolen database yields"): once
+-- the owner ran `npm run waitlist -- keys init`, no address is stored in plaintext. Each signup is sealed by a
 -- BEFORE trigger, before its row reaches the table (or the WAL), with the current step of a hash
 -- ratchet whose start, the recovery key, never touches the database:
 -- * private.seal_key holds the current step i and its chain key kᵢ, nothing older. Each hour
@@ -15,7 +15,7 @@
 -- * public.waiting_list.email is only the insert target: NULL once sealed. Before keys init rows
 --   are stored as before (plaintext), and a signup is never refused for want of a key.
 -- * Rows that arrive with triggers off (a data-only restore) are keyed and sealed by
---   private.seal_pending(): hourly, and at the start of every owner command.
+--   private.seal_pending(): hourly, and by the owner's commands before they read the list.
 
 -- A migration waits at most this long for a lock, and runs at most this long, then fails whole
 -- (session-level, reset at the end: see 20261125100000_last_openings.sql).
