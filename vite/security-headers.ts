@@ -109,6 +109,8 @@ export function securityHeaders(origins: Origins, inline: Inline, hsts: Hsts): [
     ['Permissions-Policy', deniedFeatures.map((feature) => `${feature}=()`).join(', ')],
     ['Strict-Transport-Security', `max-age=63072000${hsts === 'preload' ? '; includeSubDomains; preload' : ''}`],
     ['Cross-Origin-Opener-Policy', 'same-origin'],
+    // No other site may embed the site's files (scripts, images) in its pages.
+    ['Cross-Origin-Resource-Policy', 'same-origin'],
     ['X-Frame-Options', 'DENY'],
   ];
 }
