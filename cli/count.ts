@@ -1,5 +1,6 @@
 import { Command } from 'commander';
-import { withDatabase } from './connection.ts';
+import { withDatabase } from './connect/database.ts';
+import { countSignups } from './list/signups.ts';
 import { json, out } from './terminal.ts';
 
 export function countCommand(): Command {
@@ -7,14 +8,8 @@ export function countCommand(): Command {
     .description('Print the number of addresses on the list (and, with --json, how many may be emailed).')
     .option('--json', 'print {"addresses", "mayEmail"} as JSON')
     .action(async (options: { json?: boolean }) => {
-      const { rows } = await withDatabase((db) =>
-        db.query<{ addresses: number; may_email: number }>(
-          `select (select count(*)::int from public.waiting_list) as addresses,
-                  (select count(*)::int from private.mailable_signups) as may_email`,
-        ),
-      );
-      const [{ addresses, may_email: mayEmail }] = rows;
-      if (options.json) json({ addresses, mayEmail });
-      else out(String(addresses));
+      const counted = await withDatabase(countSignups);
+      if (options.json) json(counted);
+      else out(String(counted.addresses));
     });
 }

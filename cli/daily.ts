@@ -1,12 +1,12 @@
 import { Command } from 'commander';
-import { withDatabase } from './connection.ts';
+import { withDatabase } from './connect/database.ts';
+import { signupsPerDay, type Day } from './list/signups.ts';
 import { json, out } from './terminal.ts';
 
-type Day = { day: string; signups: number };
 const CHART_DAYS = 30;
 const BAR_WIDTH = 40;
 
-/** The last 30 UTC days up to today, days without signups included, as bars scaled to the busiest. */
+/** The last 30 UTC days up to today, as bars scaled to the busiest. */
 function chart(days: Day[], today: string): string[] {
   const byDay = new Map(days.map((d) => [d.day, d.signups]));
   const end = Date.parse(`${today}T00:00:00Z`);
@@ -25,25 +25,14 @@ function chart(days: Day[], today: string): string[] {
 export function dailyCommand(): Command {
   return new Command('daily')
     .description(
-      'Signups per UTC day as CSV (day,signups), oldest first. On a terminal: a bar chart of the last 30 days.',
+      'Signups per UTC day, from the first signup to today, days without signups included: CSV (day,signups, ' +
+        'CRLF line ends like export), oldest first. On a terminal: a bar chart of the last 30 days.',
     )
     .option('--json', 'print [{"day", "signups"}] as JSON')
     .action(async (options: { json?: boolean }) => {
-      const { days, today } = await withDatabase(async (db) => {
-        const { rows } = await db.query<Day>(
-          `select to_char(created_at at time zone 'UTC', 'YYYY-MM-DD') as day, count(*)::int as signups
-           from public.waiting_list group by 1 order by 1`,
-        );
-        const clock = await db.query<{ today: string }>(
-          `select to_char(now() at time zone 'UTC', 'YYYY-MM-DD') as today`,
-        );
-        return { days: rows, today: clock.rows[0].today };
-      });
+      const { days, today } = await withDatabase(signupsPerDay);
       if (options.json) json(days);
       else if (process.stdout.isTTY) for (const line of chart(days, today)) out(line);
-      else {
-        out('day,signups');
-        for (const { day, signups } of days) out(`${day},${signups}`);
-      }
+      else process.stdout.write(['day,signups', ...days.map((d) => `${d.day},${d.signups}`)].join('\r\n') + '\r\n');
     });
 }

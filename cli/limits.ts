@@ -1,29 +1,14 @@
 import { Command } from 'commander';
-import type pg from 'pg';
-import { withDatabase } from './connection.ts';
-import { count, json, out, say, UsageError } from './terminal.ts';
+import { withDatabase } from './connect/database.ts';
+import { limits, setLimit, type Limit } from './guard/limits.ts';
+import { allowedOrigins } from './guard/origins.ts';
+import { NO_UPKEEP, UPKEEP, upkeepJobs } from './guard/upkeep-jobs.ts';
+import { confirm, count, json, out, say, UsageError } from './terminal.ts';
 
-type Limit = { scope: string; per_10_minutes: number; per_day: number; applies_to: string };
-type Job = { jobname: string; schedule: string };
-
-/** The guard's pg_cron jobs: none where pg_cron is not enabled, which `db push` does not show (the migration's WARNING reaches only the server log). */
-async function upkeepJobs(db: pg.Client): Promise<Job[]> {
-  const { rows } = await db.query<{ cron: boolean }>(`select to_regclass('cron.job') is not null as cron`);
-  if (!rows[0].cron) return [];
-  return (await db.query<Job>(`select jobname, schedule from cron.job where jobname like 'waitlist-%' order by 1`))
-    .rows;
-}
-
-const UPKEEP = 'waitlist-signup-guard-upkeep';
-const NO_UPKEEP = [
-  `Warning: the guard's upkeep job ${UPKEEP} is not scheduled: expired counters are never deleted, and`,
-  'duplicates are refused (429) on a day without a signup. Enable pg_cron if it is not (Dashboard → Database →',
-  `Extensions), then: select cron.schedule('${UPKEEP}', '* * * * *',`,
-  "'select private.forget_expired_signups(), private.prepare_signup_secrets()');",
-];
+type Options = { per10Minutes?: number; perDay?: number; json?: boolean; yes?: boolean };
 
 /** Columns padded to their widest cell. */
-function table(header: string[], rows: string[][]): string[] {
+export function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
   return [header, ...rows].map((row) =>
     row
@@ -31,6 +16,38 @@ function table(header: string[], rows: string[][]): string[] {
       .join('  ')
       .trimEnd(),
   );
+}
+
+/** What a new limit would do that nobody means by accident, in words; none: nothing to ask. */
+function surprises({ scope, per_10_minutes, per_day, applies_to }: Limit): string[] {
+  const refused = `every signup of scope ${scope} (${applies_to}) would be refused`;
+  if (per_10_minutes === 0 || per_day === 0) return [`With a limit of 0, ${refused}.`];
+  if (per_day < per_10_minutes) {
+    return [`--per-day ${per_day} is below --per-10-minutes ${per_10_minutes}: the day's limit is reached first.`];
+  }
+  return [];
+}
+
+async function change(scope: string, options: Options): Promise<void> {
+  await withDatabase(async (db) => {
+    const all = await limits(db);
+    const now = all.find((limit) => limit.scope === scope);
+    if (!now) {
+      throw new UsageError(
+        `Unknown scope ${JSON.stringify(scope)}; the scopes are: ${all.map((l) => l.scope).join(', ')}.`,
+      );
+    }
+    const next = {
+      ...now,
+      per_10_minutes: options.per10Minutes ?? now.per_10_minutes,
+      per_day: options.perDay ?? now.per_day,
+    };
+    const warnings = surprises(next);
+    for (const line of warnings) say(line);
+    if (warnings.length)
+      await confirm(`Set ${scope} to ${next.per_10_minutes} per 10 minutes, ${next.per_day} per day?`, options.yes);
+    await setLimit(db, next);
+  });
 }
 
 export function limitsCommand(): Command {
@@ -41,45 +58,36 @@ export function limitsCommand(): Command {
     .argument('[scope]', 'the scope to change, e.g. ipv4')
     .option('--per-10-minutes <n>', 'signups per network per 10-minute slot', count)
     .option('--per-day <n>', 'signups per network per UTC day', count)
+    .option(
+      '-y, --yes',
+      'apply a limit that refuses every signup (0), or a day limit below the 10-minute one, without asking',
+    )
     .option('--json', 'print {"limits", "allowedOrigins", "upkeepJobs"} as JSON')
-    .action(async (scope: string | undefined, options: { per10Minutes?: number; perDay?: number; json?: boolean }) => {
-      const change = options.per10Minutes !== undefined || options.perDay !== undefined;
-      if (change && !scope) throw new UsageError('Name the scope to change, e.g. limits ipv4 --per-day 2000.');
-      if (scope && !change) throw new UsageError(`Give --per-10-minutes and/or --per-day for ${scope}.`);
-      const { limits, origins, jobs } = await withDatabase(async (db) => {
-        if (scope) {
-          const changed = await db.query(
-            `update private.signup_limits set per_10_minutes = coalesce($2, per_10_minutes),
-                                              per_day = coalesce($3, per_day) where scope = $1`,
-            [scope, options.per10Minutes ?? null, options.perDay ?? null],
-          );
-          if (changed.rowCount === 0) {
-            const { rows } = await db.query<{ scope: string }>('select scope from private.signup_limits order by 1');
-            throw new UsageError(
-              `Unknown scope ${JSON.stringify(scope)}; the scopes are: ${rows.map((r) => r.scope).join(', ')}.`,
-            );
-          }
-        }
-        const limits = (await db.query<Limit>('select * from private.signup_limits order by scope')).rows;
-        const origins = (await db.query<{ origin: string }>('select origin from private.allowed_origins order by 1'))
-          .rows;
-        return { limits, origins: origins.map((row) => row.origin), jobs: await upkeepJobs(db) };
-      });
-      if (!jobs.some((job) => job.jobname === UPKEEP)) for (const line of NO_UPKEEP) say(line);
+    .action(async (scope: string | undefined, options: Options) => {
+      const changing = options.per10Minutes !== undefined || options.perDay !== undefined;
+      if (changing && !scope) throw new UsageError('Name the scope to change, e.g. limits ipv4 --per-day 2000.');
+      if (scope && !changing) throw new UsageError(`Give --per-10-minutes and/or --per-day for ${scope}.`);
+      if (scope) await change(scope, options);
+      const shown = await withDatabase(async (db) => ({
+        limits: await limits(db),
+        origins: await allowedOrigins(db),
+        jobs: await upkeepJobs(db),
+      }));
+      if (!shown.jobs.some((job) => job.jobname === UPKEEP)) for (const line of NO_UPKEEP) say(line);
       if (options.json) {
-        json({ limits, allowedOrigins: origins, upkeepJobs: jobs });
+        json({ limits: shown.limits, allowedOrigins: shown.origins, upkeepJobs: shown.jobs });
         return;
       }
-      const rows = limits.map((l) => [l.scope, String(l.per_10_minutes), String(l.per_day), l.applies_to]);
+      const rows = shown.limits.map((l) => [l.scope, String(l.per_10_minutes), String(l.per_day), l.applies_to]);
       for (const line of table(['scope', 'per 10 minutes', 'per day', 'applies to'], rows)) out(line);
       out();
       out('allowed origins');
-      for (const origin of origins.length ? origins : ['(every origin: the list is empty)']) out(origin);
+      for (const origin of shown.origins.length ? shown.origins : ['(every origin: the list is empty)']) out(origin);
       out();
       out('upkeep jobs (pg_cron)');
       for (const line of table(
         ['job', 'schedule'],
-        jobs.map((j) => [j.jobname, j.schedule]),
+        shown.jobs.map((j) => [j.jobname, j.schedule]),
       ))
         out(line);
     });

@@ -1,8 +1,8 @@
-import { readFileSync } from 'node:fs';
 import { Command, Option } from 'commander';
 import { parse } from 'csv-parse/sync';
-import { withDatabase } from './connection.ts';
-import { json, out, UsageError } from './terminal.ts';
+import { withDatabase } from './connect/database.ts';
+import { suppress } from './list/do-not-email.ts';
+import { json, out, readText, UsageError } from './terminal.ts';
 
 const EMAIL_COLUMN = /^e-?mail([ _-]?address)?$/i;
 
@@ -36,7 +36,7 @@ export function suppressCommand(): Command {
     )
     .option('--json', 'print {"suppressed", "alreadyListed"} as JSON')
     .action(async (given: string[], options: { file?: string; reason: string; json?: boolean }) => {
-      const addresses = [...given, ...(options.file ? addressesInFile(readFileSync(options.file, 'utf8')) : [])];
+      const addresses = [...given, ...(options.file ? addressesInFile(readText(options.file, '--file')) : [])];
       if (!addresses.length) throw new UsageError('Name at least one address, or --file.');
       const notAddresses = addresses.filter((address) => !address.includes('@'));
       if (notAddresses.length) {
@@ -44,20 +44,7 @@ export function suppressCommand(): Command {
           `Not addresses (options go before "--"): ${notAddresses.map((a) => JSON.stringify(a)).join(', ')}`,
         );
       }
-      const { rows } = await withDatabase((db) =>
-        db.query<{ added: number; already: number }>(
-          `with given as (select distinct private.address_hash(a) as address_hash from unnest($1::text[]) a),
-                upserted as (
-                  insert into private.do_not_email (address_hash, reason)
-                  select address_hash, $2 from given
-                  on conflict (address_hash) do update set reason = excluded.reason, added_at = now()
-                  returning (xmax = 0) as added)
-           select count(*) filter (where added)::int as added, count(*) filter (where not added)::int as already
-           from upserted`,
-          [addresses, options.reason],
-        ),
-      );
-      const [{ added, already }] = rows;
+      const { added, already } = await withDatabase((db) => suppress(db, addresses, options.reason));
       if (options.json) json({ suppressed: added, alreadyListed: already });
       else out(`${added} added to the do-not-email list, ${already} already on it (reason: ${options.reason}).`);
     });

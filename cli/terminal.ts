@@ -2,10 +2,20 @@
  * What every command shares about the terminal (clig.dev): data on stdout, everything else on
  * stderr, questions only when a person is there, exit codes that mean something.
  */
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
 import { InvalidArgumentError } from 'commander';
 
-export const EXIT = { ok: 0, failed: 1, usage: 2, leftToSend: 3 } as const;
+export const EXIT = { ok: 0, failed: 1, usage: 2, leftToSend: 3, onlyUncertain: 4, interrupted: 130 } as const;
+
+/** The exit codes as --help and docs/operations.md list them. */
+export const EXIT_CODES = `Exit status:
+  0    done (notify: nothing left to send)
+  1    failed, declined, or stopped by the SMTP server's refusals
+  2    wrong usage or setup (a missing variable, file or migration, an unreadable URL, no --yes off a terminal)
+  3    notify: some addresses are left to send (refused for now, --limit, new signups): run it again later
+  4    notify: only uncertain addresses are left (they may have the message): --resend-uncertain or leave them
+  130  notify: stopped by Ctrl-C: run the same command again to continue`;
 
 /** A mistake in how the command was called or set up: exit 2, message without a stack. */
 export class UsageError extends Error {}
@@ -19,16 +29,35 @@ export const json = (value: unknown) => out(JSON.stringify(value, null, 2));
 
 export const interactive = () => Boolean(process.stdin.isTTY && process.stderr.isTTY);
 
-/** Asks on the terminal; without one, refuses unless `--yes` was given. */
-export async function confirm(question: string, yes: boolean | undefined): Promise<void> {
+/** Off a terminal nobody can answer: refuse before anything is done, unless `--yes` was given. */
+export function requireYesOffTerminal(yes: boolean | undefined): void {
+  if (!yes && !interactive()) throw new UsageError('Not on a terminal: add --yes to confirm.');
+}
+
+/** Asks on the terminal; without one, refuses unless `--yes` was given. Ctrl-C or anything but y: declined. */
+export async function confirm(
+  question: string,
+  yes: boolean | undefined,
+  declined = 'Nothing changed.',
+): Promise<void> {
   if (yes) return;
-  if (!interactive()) throw new UsageError('Not on a terminal: add --yes to confirm.');
+  requireYesOffTerminal(yes);
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
-    const answer = await prompt.question(`${question} [y/N] `);
-    if (!/^y(es)?$/i.test(answer.trim())) throw new Cancelled('Nothing changed.');
+    const interrupted = new Promise<string>((resolve) => prompt.once('SIGINT', () => resolve('')));
+    const answer = await Promise.race([prompt.question(`${question} [y/N] `), interrupted]);
+    if (!/^y(es)?$/i.test(answer.trim())) throw new Cancelled(declined);
   } finally {
     prompt.close();
+  }
+}
+
+/** A file named by an option, as UTF-8: one that cannot be read is a setup error (exit 2). */
+export function readText(path: string, option: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read the ${option} file ${JSON.stringify(path)}: ${(error as Error).message}`);
   }
 }
 

@@ -32,7 +32,7 @@ const text = join(tmpdir(), `waitlist-bench-${process.pid}.txt`);
 writeFileSync(text, 'We launched.\n');
 const { cluster, url } = await listOf(ADDRESSES);
 try {
-  const args = ['--from', 'launch@product.example', '--subject', 'We launched', '--text', text];
+  const args = ['--from', 'launch@product.example', '--subject', 'We launched', '--text', text, '--yes'];
   const run = await measure(process.execPath, [MAIN, 'notify', ...args, '--connections', String(CONNECTIONS)], {
     DATABASE_URL: url,
     SMTP_URL: smtpUrl,

@@ -7,7 +7,7 @@ import { connect, type ConnectionInfo } from '../../supabase/tests/database';
 import { createWaitlistDatabase } from '../../supabase/tests/migrations';
 
 const run = promisify(execFile);
-export const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 
 /** Default durability (fsync on), as the db benchmark does, so the figures mean something. */
 export async function listOf(rows: number): Promise<{ cluster: Cluster; info: ConnectionInfo; url: string }> {

@@ -1,9 +1,10 @@
 /**
- * The database's half, as the owner, with DATABASE_URL (cli/connection.ts). Every wait ends within
+ * The database's half, as the owner, with DATABASE_URL (verified as cli/connect/database.ts does). Every wait ends within
  * the bound: the connection is cut when it runs out, and the server stops any statement first.
  * Read-only: the session refuses to write.
  */
-import { newClient } from '../connection.ts';
+import pg from 'pg';
+import { databaseConfig } from '../connect/database.ts';
 import { checkCron } from './cron.ts';
 import { setup, type Finding } from './finding.ts';
 import { RESTORE_PROJECT } from './fixes.ts';
@@ -13,7 +14,7 @@ import { checkMigrations } from './migrations.ts';
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
 export async function checkDatabase(site: string | undefined, seconds: number): Promise<Finding[]> {
-  const db = newClient();
+  const db = new pg.Client(databaseConfig());
   db.on('error', () => {}); // a cut connection also rejects the pending connect or query, reported below
   let timedOut = false;
   const cut = setTimeout(() => {

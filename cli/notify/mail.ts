@@ -1,26 +1,5 @@
 /** The SMTP side of notify: one message per recipient, and what an SMTP refusal means. */
-import nodemailer from 'nodemailer';
-import type { Transporter } from 'nodemailer';
-import { UsageError } from '../terminal.ts';
-
-export type Letter = { from: string; replyTo: string; subject: string; text: string; html?: string };
-
-export function smtpTransport(connections: number): Transporter {
-  const url = process.env.SMTP_URL;
-  if (!url) throw new UsageError('SMTP_URL is not set, e.g. smtps://user:password@smtp.provider.example:465.');
-  // maxRequeues 0: the pool would otherwise resend a message whose connection closed mid-send,
-  // which the server may already hold; refusal() decides what may be tried again.
-  return nodemailer.createTransport({
-    url,
-    pool: true,
-    maxConnections: connections,
-    maxMessages: Infinity,
-    maxRequeues: 0,
-  });
-}
-
-/** "Name <a@b.example>" → "a@b.example". */
-const bareAddress = (address: string) => /<([^<>]+)>\s*$/.exec(address)?.[1] ?? address.trim();
+import type { Letter } from './letter.ts';
 
 /**
  * One recipient alone in To; unsubscribing is a reply to the reply address. The address goes as
@@ -33,11 +12,11 @@ export function message(letter: Letter, to: string) {
     from: letter.from,
     replyTo: letter.replyTo,
     to: recipient,
-    envelope: { from: bareAddress(letter.from), to: [recipient] },
+    envelope: { from: letter.from.address, to: [recipient] },
     subject: letter.subject,
     text: letter.text,
     ...(letter.html ? { html: letter.html } : {}),
-    list: { unsubscribe: `mailto:${bareAddress(letter.replyTo)}?subject=unsubscribe` },
+    list: { unsubscribe: `mailto:${letter.replyTo.address}?subject=unsubscribe` },
   };
 }
 
@@ -54,6 +33,13 @@ const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH
 const BEFORE_ANY_MESSAGE = ['CONNECT_TIMEOUT', 'GREETING_TIMEOUT', 'UPGRADE_TIMEOUT'];
 
 export type Refusal = 'temporary' | 'permanent' | 'uncertain' | 'fatal';
+type SmtpError = {
+  code?: string;
+  originalCode?: string;
+  responseCode?: number;
+  timeoutType?: string;
+  response?: string;
+};
 
 /**
  * 4xx, or no connection at all: try again later. 5xx: the address is refused. A connection lost
@@ -61,12 +47,7 @@ export type Refusal = 'temporary' | 'permanent' | 'uncertain' | 'fatal';
  * not retried. Anything else stops the run.
  */
 export function refusal(error: unknown): Refusal {
-  const { code, originalCode, responseCode, timeoutType } = (error ?? {}) as {
-    code?: string;
-    originalCode?: string;
-    responseCode?: number;
-    timeoutType?: string;
-  };
+  const { code, originalCode, responseCode, timeoutType } = (error ?? {}) as SmtpError;
   if (code === 'EAUTH' || code === 'ETLS' || code === 'EDNS' || code === 'EREQUIRETLS') return 'fatal';
   if (responseCode && responseCode >= 500) return 'permanent';
   if (responseCode && responseCode >= 400) return 'temporary';
@@ -75,11 +56,21 @@ export function refusal(error: unknown): Refusal {
   return 'fatal';
 }
 
-/** The server's reply without the address in it: the journal holds no address. */
-export function reply(error: unknown, address: string): string {
+/**
+ * What the journal keeps of a refusal: the reply code and enhanced status ("550 5.1.1"), or the
+ * error's code. Never the reply's text: servers echo the address in it, in any letter case.
+ */
+export function detail(error: unknown): string {
+  const { code, responseCode, response } = (error ?? {}) as SmtpError;
+  if (!responseCode) return code ?? 'error';
+  const enhanced = /^\d{3}[ -]([245]\.\d{1,3}\.\d{1,3})\b/.exec(response ?? '')?.[1];
+  return enhanced ? `${responseCode} ${enhanced}` : String(responseCode);
+}
+
+/** The reply's text for the owner's terminal (never stored), with anything like an address cut out. */
+export function reply(error: unknown): string {
   const { response, message: text } = (error ?? {}) as { response?: string; message?: string };
   return String(response ?? text ?? error)
-    .split(address)
-    .join('<address>')
+    .replace(/[^\s<>"'()[\],;:]+@[^\s<>"'()[\],;:]+/gu, '<address>')
     .slice(0, 300);
 }

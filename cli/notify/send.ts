@@ -3,8 +3,9 @@ import { setTimeout as delay } from 'node:timers/promises';
 import type pg from 'pg';
 import type { Transporter } from 'nodemailer';
 import type { Progress } from '../progress.ts';
-import { claim, record } from './journal.ts';
-import { deliverableAsStored, message, refusal, reply, type Letter, type Refusal } from './mail.ts';
+import { claimAgain, claimNext, record, type Claimed } from './journal.ts';
+import type { Letter } from './letter.ts';
+import { deliverableAsStored, detail, message, refusal, reply } from './mail.ts';
 
 export type SendPlan = {
   campaign: string;
@@ -14,82 +15,93 @@ export type SendPlan = {
   connections: number;
   /** Messages per second at most (the provider's limit); none: as fast as the server answers. */
   rate?: number;
+  /** Addresses this run takes at most (--limit). */
+  limit: number;
   /** Attempts after a temporary refusal, waiting backoffMs, then twice as long each time. */
   retries: number;
   backoffMs: number;
   progress: Progress;
+  /** Aborted by the first Ctrl-C: no new address is taken, waits end, messages in flight finish. */
+  stopping: AbortSignal;
 };
 
 /** Permanent refusals in a row that mean the server refuses everything (a quota, a blocked account). */
 const REFUSED_IN_A_ROW = 10;
 
 /** Spaces hand-overs at least 1/rate seconds apart, across all senders. */
-function pacer(rate: number | undefined): () => Promise<void> {
+function pacer(rate: number | undefined, signal: AbortSignal): () => Promise<void> {
   let next = 0;
   return async () => {
     if (!rate) return;
     const now = Date.now();
     const at = Math.max(now, next);
     next = at + 1000 / rate;
-    if (at > now) await delay(at - now);
+    if (at > now) await delay(at - now, undefined, { signal }).catch(() => undefined);
   };
-}
-
-async function deliver(plan: SendPlan, to: string): Promise<{ kind: 'sent' } | { kind: Refusal; error: unknown }> {
-  for (let attempt = 0; ; attempt += 1) {
-    try {
-      await plan.transport.sendMail(message(plan.letter, to));
-      return { kind: 'sent' };
-    } catch (error) {
-      const kind = refusal(error);
-      if (kind !== 'temporary' || attempt >= plan.retries) return { kind, error };
-      await delay(plan.backoffMs * 2 ** attempt);
-    }
-  }
 }
 
 /** Sends to every pending address once; returns what this run did, and why it stopped early if it did. */
 export async function sendAll(plan: SendPlan) {
-  const done = { sent: 0, failed: 0, deferred: 0, uncertain: 0 };
-  const deferred: Buffer[] = []; // temporarily refused in this run: left pending for the next one
-  const pace = pacer(plan.rate);
+  const done = { sent: 0, failed: 0, skipped: 0, deferred: 0, uncertain: 0 };
+  const resting: Buffer[] = []; // refused for now: pending, not taken again by this run but by the sender waiting on it
+  const pace = pacer(plan.rate, plan.stopping);
+  let budget = plan.limit;
   let refusedInARow = 0;
   let stop: Error | undefined;
 
-  async function sender() {
-    while (!stop) {
-      await pace();
-      const next = await claim(plan.db, plan.campaign, deferred);
-      if (!next) return;
-      if (!deliverableAsStored(next.email)) {
-        const detail = 'not sent: the mailer would deliver it to another address than the one stored';
-        await record(plan.db, plan.campaign, next.hash, 'failed', detail);
-        done.failed += 1;
-        plan.progress.advance();
-        continue;
-      }
-      const result = await deliver(plan, next.email);
-      if (result.kind === 'sent') {
-        await record(plan.db, plan.campaign, next.hash, 'sent');
+  /** One address, until the server answered for good or it is left to a later run. */
+  async function deliver(first: Claimed) {
+    for (let next: Claimed | null = first, attempt = 0; next?.mayEmail; attempt += 1) {
+      const { hash, email } = next;
+      try {
+        await plan.transport.sendMail(message(plan.letter, email));
+        await record(plan.db, plan.campaign, hash, 'sent');
         done.sent += 1;
         refusedInARow = 0;
-      } else if (result.kind === 'permanent') {
-        await record(plan.db, plan.campaign, next.hash, 'failed', reply(result.error, next.email));
-        done.failed += 1;
-        if (++refusedInARow >= REFUSED_IN_A_ROW) {
-          stop = new Error(
-            `The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped. Last reply: ${reply(result.error, next.email)}`,
-          );
+        return;
+      } catch (error) {
+        const kind = refusal(error);
+        if (kind === 'uncertain') return void (done.uncertain += 1); // stays 'sending', named by the next run
+        if (kind === 'permanent') {
+          await record(plan.db, plan.campaign, hash, 'failed', detail(error));
+          done.failed += 1;
+          if (++refusedInARow >= REFUSED_IN_A_ROW) {
+            stop = new Error(
+              `The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped. Last reply: ${reply(error)}`,
+            );
+          }
+          return;
         }
-      } else if (result.kind === 'uncertain') {
-        // The server may hold the message: the row stays 'sending', named by the next run.
-        done.uncertain += 1;
-      } else {
-        await record(plan.db, plan.campaign, next.hash, 'pending', reply(result.error, next.email));
-        deferred.push(next.hash);
-        done.deferred += 1;
-        if (result.kind === 'fatal') stop = new Error(`SMTP: ${reply(result.error, next.email)}`);
+        // Temporary or fatal: back to 'pending' before any wait, so a stop now leaves it to send;
+        // resting first, so that no other sender takes it meanwhile.
+        resting.push(hash);
+        await record(plan.db, plan.campaign, hash, 'pending', detail(error));
+        if (kind === 'fatal') stop = new Error(`SMTP: ${reply(error)}`);
+        if (kind === 'fatal' || attempt >= plan.retries) return void (done.deferred += 1);
+        const waited = await delay(plan.backoffMs * 2 ** attempt, true, { signal: plan.stopping }).catch(() => false);
+        if (!waited || stop) return void (done.deferred += 1);
+        resting.splice(resting.indexOf(hash), 1);
+        next = await claimAgain(plan.db, plan.campaign, hash);
+        if (next && !next.mayEmail) done.skipped += 1;
       }
+    }
+  }
+
+  async function sender() {
+    while (!stop && !plan.stopping.aborted && budget > 0) {
+      await pace();
+      if (plan.stopping.aborted) return;
+      budget -= 1;
+      const next = await claimNext(plan.db, plan.campaign, resting);
+      if (!next) return;
+      if (!next.mayEmail) {
+        budget += 1;
+        done.skipped += 1;
+      } else if (!deliverableAsStored(next.email)) {
+        const why = 'not sent: the mailer would deliver it to another address than the one stored';
+        await record(plan.db, plan.campaign, next.hash, 'failed', why);
+        done.failed += 1;
+      } else await deliver(next);
       plan.progress.advance();
     }
   }

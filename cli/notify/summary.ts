@@ -1,38 +1,84 @@
-import type pg from 'pg';
-import { say } from '../terminal.ts';
-import { failures, tally, type Tally } from './journal.ts';
+/**
+ * Where every signup on the list stands in a campaign. Counted from the list's side, so the parts
+ * add up to the whole: on the list = sent + skipped + failed + uncertain + left to send.
+ */
+import { longQuery } from '../connect/database.ts';
+import type { Queryable } from '../list/signups.ts';
+import { EXIT, say } from '../terminal.ts';
+import { failures } from './journal.ts';
 
-export type Summary = Tally & {
+export type Summary = {
   campaign: string;
+  onTheList: number;
   sentNow: number;
-  doNotEmail: number;
+  sent: number;
+  skipped: number;
+  failed: number;
+  uncertain: number;
+  leftToSend: number;
   failures: { detail: string; n: number }[];
 };
 
-export async function summarize(db: pg.Pool, campaign: string, sentNow: number): Promise<Summary> {
+type Parts = Pick<Summary, 'onTheList' | 'sent' | 'skipped' | 'failed' | 'uncertain' | 'leftToSend'>;
+
+/**
+ * A signup with no journal row is skipped when it may not be emailed, else left to send (it
+ * signed up during the run, or has no key yet: the next run queues it).
+ */
+export async function summarize(db: Queryable, campaign: string, sentNow: number): Promise<Summary> {
+  const { rows } = await db.query<Parts>(
+    longQuery(
+      `select count(*)::int as "onTheList",
+                  count(*) filter (where j.state = 'sent')::int as sent,
+                  count(*) filter (where j.state = 'skipped' or (j.state is null and m.id is null))::int as skipped,
+                  count(*) filter (where j.state = 'failed')::int as failed,
+                  count(*) filter (where j.state = 'sending')::int as uncertain,
+                  count(*) filter (where j.state = 'pending' or (j.state is null and m.id is not null))::int as "leftToSend"
+           from public.waiting_list w
+           left join private.waiting_list_keys k on k.id = w.id
+           left join private.notify_journal j on j.campaign = $1 and j.address_hash = k.address_hash
+           left join private.mailable_signups m on m.id = w.id`,
+      [campaign],
+    ),
+  );
+  return { campaign, sentNow, ...rows[0], failures: await failures(db, campaign) };
+}
+
+/** How many a run would send now: the addresses that may be emailed, less those the campaign is done with. */
+export async function wouldSend(db: Queryable, campaign: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    `select count(*)::int as n from public.waiting_list w join private.waiting_list_keys h on h.id = w.id
-     where not exists (select from private.mailable_signups m where m.id = w.id)
-       and not exists (select from private.notify_journal j where j.campaign = $1 and j.address_hash = h.address_hash)`,
+    `select count(*)::int as n from private.mailable_signups m join private.waiting_list_keys h on h.id = m.id
+     where not exists (select from private.notify_journal j
+                       where j.campaign = $1 and j.address_hash = h.address_hash and j.state <> 'pending')`,
     [campaign],
   );
-  return {
-    campaign,
-    sentNow,
-    ...(await tally(db, campaign)),
-    doNotEmail: rows[0].n,
-    failures: await failures(db, campaign),
-  };
+  return rows[0].n;
 }
 
 export function printSummary(s: Summary): void {
-  say(`Campaign "${s.campaign}":`);
+  say(`Campaign "${s.campaign}", ${s.onTheList} addresses on the list:`);
   say(`  sent: ${s.sentNow} in this run, ${s.sent} in all`);
-  say(`  skipped: ${s.doNotEmail} on the do-not-email list, ${s.skipped} erased or suppressed after being queued`);
+  say(`  skipped: ${s.skipped} (on the do-not-email list: unsubscribed, bounced, suppressed or erased)`);
   say(`  failed: ${s.failed} refused for good (5xx, or not deliverable as stored), now on the do-not-email list`);
   for (const { detail, n } of s.failures) say(`    ${n} × ${detail}`);
-  say(
-    `  uncertain: ${s.sending} (with the SMTP server when a run stopped or a connection dropped; --resend-uncertain sends them again)`,
-  );
-  say(`  left to send: ${s.pending}${s.pending ? ' (refused for now: run again later)' : ''}`);
+  say(`  uncertain: ${s.uncertain} (with the SMTP server when a run stopped; --resend-uncertain sends them again)`);
+  say(`  left to send: ${s.leftToSend}`);
+}
+
+/** The exit status that says what is left, and the words for it. */
+export function outcome(s: Summary): { code: number; words?: string } {
+  if (s.leftToSend)
+    return {
+      code: EXIT.leftToSend,
+      words: `${s.leftToSend} left to send: run the same command again (later, if the server refused them for now).`,
+    };
+  if (s.uncertain) {
+    return {
+      code: EXIT.onlyUncertain,
+      words:
+        `Only the ${s.uncertain} uncertain addresses are left: they may or may not have the message. ` +
+        'Send them again with --resend-uncertain, or leave them.',
+    };
+  }
+  return { code: EXIT.ok };
 }

@@ -60,13 +60,15 @@ describe('a connection lost after the message was handed over', () => {
     await db.owner.query(`insert into public.waiting_list (email) values ('once@example.com')`);
     const first = await waitlist([...letterArgs('dropped'), '--json'], { SMTP_URL: smtp.url });
     expect(smtp.messages).toBe(1);
-    expect(JSON.parse(first.stdout)).toMatchObject({ sentNow: 0, sending: 1, pending: 0 });
-    expect(first.code).toBe(3);
+    expect(JSON.parse(first.stdout)).toMatchObject({ sentNow: 0, uncertain: 1, leftToSend: 0 });
+    expect(first.code).toBe(4); // only uncertain left: its own code and words
+    expect(first.stderr).toContain('Only the 1 uncertain addresses are left');
 
     const second = await waitlist([...letterArgs('dropped'), '--json'], { SMTP_URL: smtp.url });
     expect(smtp.messages).toBe(1);
     expect(second.stderr).toContain('once@example.com');
-    expect(JSON.parse(second.stdout)).toMatchObject({ sentNow: 0, sending: 1 });
+    expect(JSON.parse(second.stdout)).toMatchObject({ sentNow: 0, uncertain: 1 });
+    expect(second.code).toBe(4);
   });
 });
 
@@ -80,6 +82,28 @@ describe('stored addresses the mailer would deliver elsewhere', () => {
     const run = await waitlist([...letterArgs('variants'), '--json'], { SMTP_URL: inbox.url });
     await inbox.close();
     expect(inbox.deliveredTo('twice@example.com')).toBe(1);
-    expect(JSON.parse(run.stdout)).toMatchObject({ failed: variants.length, pending: 0, sending: 0 });
+    expect(JSON.parse(run.stdout)).toMatchObject({ failed: variants.length, leftToSend: 0, uncertain: 0 });
+  });
+});
+
+describe('a refusal that echoes the address', () => {
+  it('is journaled as its reply code only, so no address stays behind, before or after erase', async () => {
+    const inbox = await startInbox();
+    await db.owner.query(`insert into public.waiting_list (email) values ('bounce-Ada@Example.COM')`);
+    // As a real server answers: the address as it arrived, the domain lower-cased by the mailer.
+    inbox.answerRcpt = (address) =>
+      address.startsWith('bounce-')
+        ? { code: 550, message: `5.1.1 <${address}>: Recipient address rejected` }
+        : undefined;
+    const run = await waitlist([...letterArgs('echoed'), '--json'], { SMTP_URL: inbox.url });
+    await inbox.close();
+    expect(JSON.parse(run.stdout).failures).toEqual([{ detail: '550 5.1.1', n: 1 }]);
+    const details = async () =>
+      (await db.owner.query(`select detail from private.notify_journal where detail is not null`)).rows.map(
+        (r) => r.detail,
+      );
+    expect((await details()).join('\n')).not.toMatch(/bounce|@/i);
+    expect((await waitlist(['erase', 'bounce-ada@example.com', '--yes'])).code).toBe(0);
+    expect((await details()).join('\n')).not.toMatch(/bounce|@/i);
   });
 });

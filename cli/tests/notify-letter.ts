@@ -6,7 +6,12 @@ import type { Client } from 'pg';
 
 export const TEXT = 'We launched.\n\nReply "unsubscribe" to hear no more from us.\n';
 
+/** A notify command line for `campaign`, confirmed (--yes): the tests run off a terminal. */
 export function letterArgs(campaign: string): string[] {
+  return [...unconfirmedArgs(campaign), '--yes'];
+}
+
+export function unconfirmedArgs(campaign: string): string[] {
   const text = join(mkdtempSync(join(tmpdir(), 'notify-')), 'launch.txt');
   writeFileSync(text, TEXT);
   return [

@@ -2,21 +2,36 @@
  * A database of its own for a CLI test file, migrated like the shared one, in the db tests'
  * throwaway server: the CLI tests seed, suppress and email the whole list, which must not
  * disturb the other files' rows (nor theirs these tests' counts). The CLI finds it through
- * DATABASE_URL, which its child processes inherit.
+ * DATABASE_URL, which its child processes inherit. `migrated: false`: an empty database, as a
+ * project looks before its migrations are applied.
  */
 import type { Client } from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { connect, createEmptyDatabase, ownerUrl } from '../../supabase/tests/database';
+import { SUPERUSER } from '../../supabase/tests/cluster';
+import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from '../../supabase/tests/database';
 import { migrate } from '../../supabase/tests/migrations';
 
-export function useOwnDatabase(name: string): { owner: Client } {
-  const clients = {} as { owner: Client };
+export type OwnDatabase = { owner: Client; info: ConnectionInfo; url: string };
+
+export function useOwnDatabase(name: string, { migrated = true } = {}): OwnDatabase {
+  const own = {} as OwnDatabase;
   beforeAll(async () => {
-    const own = await createEmptyDatabase(inject('database'), name);
-    await migrate(own);
-    clients.owner = await connect(own, 'postgres');
-    process.env.DATABASE_URL = ownerUrl(own);
+    own.info = await createEmptyDatabase(inject('database'), name);
+    if (migrated) await migrate(own.info);
+    own.owner = await connect(own.info, 'postgres');
+    own.url = ownerUrl(own.info);
+    process.env.DATABASE_URL = own.url;
   }, 120_000);
-  afterAll(() => clients.owner?.end());
-  return clients;
+  afterAll(() => own.owner?.end());
+  return own;
+}
+
+/** Runs `sql` as the superuser (what only Supabase's own roles may do, e.g. turn triggers off). */
+export async function asSuperuser(own: OwnDatabase, sql: string, values: unknown[] = []): Promise<void> {
+  const superuser = await connect(own.info, SUPERUSER);
+  try {
+    await superuser.query(sql, values);
+  } finally {
+    await superuser.end();
+  }
 }

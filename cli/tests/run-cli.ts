@@ -2,18 +2,17 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
-const MAIN = fileURLToPath(new URL('../main.ts', import.meta.url));
-// Node ≥ 22.18 runs TypeScript itself; older Node through tsx.
-// (@types/node 20 does not know process.features.typescript yet.)
-const LOADER = (process.features as { typescript?: string | false }).typescript ? [] : ['--import', 'tsx'];
+/** What `npm run waitlist` runs (package.json): the Node check, then the program. */
+const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 
 export type Result = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
 export function startCli(
   args: string[],
   env: Record<string, string> = {},
+  nodeOptions: string[] = [],
 ): { child: ChildProcess; done: Promise<Result> } {
-  const child = spawn(process.execPath, [...LOADER, MAIN, ...args], {
+  const child = spawn(process.execPath, [...nodeOptions, MAIN, ...args], {
     env: { ...process.env, ...env }, // DATABASE_URL: see own-database.ts
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -1,7 +1,7 @@
 /** A real SMTP server on loopback (smtp-server), recording every message it accepted. */
 import type { AddressInfo } from 'node:net';
 import { simpleParser, type ParsedMail } from 'mailparser';
-import { SMTPServer, type SMTPServerSession } from 'smtp-server';
+import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 
 export type Accepted = { envelopeTo: string[]; mail: ParsedMail };
 type Answer = { code: number; message: string } | undefined;
@@ -9,24 +9,37 @@ type Answer = { code: number; message: string } | undefined;
 export type Inbox = {
   url: string;
   accepted: Accepted[];
+  /** Connections opened, and the passwords offered (AUTH), in order. */
+  connections: number;
+  passwords: string[];
   /** Messages whose DATA the server holds without answering (see holdAfter). */
   held: number;
   /** Per recipient: an SMTP refusal to answer RCPT TO with, or nothing to accept it. */
   answerRcpt: (address: string) => Answer;
   /** Accept this many messages, then hold every further one unanswered (a server mid-reply). */
   holdAfter: number;
+  /** Accepts the held messages now and every later one. */
+  release(): void;
   deliveredTo(address: string): number;
   close(): Promise<void>;
 };
 
-export async function startInbox(): Promise<Inbox> {
+/** `options`: smtp-server's, e.g. `secure` with a key and certificate, or AUTH without TLS. */
+export async function startInbox(options: SMTPServerOptions = {}): Promise<Inbox> {
   let answering = 0;
+  const holding: (() => void)[] = [];
   const inbox: Inbox = {
     url: '',
     accepted: [],
+    connections: 0,
+    passwords: [],
     held: 0,
     answerRcpt: () => undefined,
     holdAfter: Infinity,
+    release() {
+      inbox.holdAfter = Infinity;
+      for (const answer of holding.splice(0)) answer();
+    },
     deliveredTo: (address) => inbox.accepted.filter((a) => a.envelopeTo.includes(address)).length,
     close: () => new Promise((resolve) => server.close(() => resolve())),
   };
@@ -35,6 +48,14 @@ export async function startInbox(): Promise<Inbox> {
     disabledCommands: ['STARTTLS'],
     logger: false,
     size: 1_000_000,
+    onConnect(_session, callback) {
+      inbox.connections += 1;
+      callback();
+    },
+    onAuth(auth, _session, callback) {
+      inbox.passwords.push(auth.password ?? '');
+      callback(null, { user: auth.username });
+    },
     onRcptTo(address, _session, callback) {
       const answer = inbox.answerRcpt(address.address);
       if (!answer) return callback();
@@ -42,19 +63,26 @@ export async function startInbox(): Promise<Inbox> {
     },
     onData(stream, session: SMTPServerSession, callback) {
       const envelopeTo = session.envelope.rcptTo.map((r) => r.address);
+      const parsed = simpleParser(stream);
+      parsed.catch(() => undefined); // a held message's client may be killed mid-way
+      const accept = () =>
+        parsed.then((mail) => {
+          inbox.accepted.push({ envelopeTo, mail });
+          callback();
+        }, callback);
       // Counted when the data starts, so two connections at once cannot both pass the limit.
       if (answering++ >= inbox.holdAfter) {
         inbox.held += 1;
-        stream.resume(); // read it, never answer
+        holding.push(accept); // read it, answer only when released
         return;
       }
-      simpleParser(stream).then((mail) => {
-        inbox.accepted.push({ envelopeTo, mail });
-        callback();
-      }, callback);
+      accept();
     },
+    ...options,
   });
+  server.on('error', () => undefined); // a client killed mid-conversation resets its connection
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  inbox.url = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
+  const scheme = options.secure ? 'smtps' : 'smtp';
+  inbox.url = `${scheme}://127.0.0.1:${(server.server.address() as AddressInfo).port}`;
   return inbox;
 }

@@ -1,0 +1,95 @@
+/**
+ * The one way every command reaches the database: DATABASE_URL, as the owner (postgres), over TLS
+ * verified against Supabase's root CA unless the URL names another (sslrootcert=…). Plain or
+ * unverified only to loopback, or unverified with --insecure-skip-tls-verify.
+ */
+import { readFileSync } from 'node:fs';
+import type { ConnectionOptions } from 'node:tls';
+import pg from 'pg';
+import { UsageError } from '../terminal.ts';
+import { hostOf, isLoopback, secretUrl } from './secret-url.ts';
+
+/** Supabase Root 2021 CA (docs/operations.md says where it comes from and how to check it). */
+const SUPABASE_CA = new URL('../certs/prod-ca-2021.crt', import.meta.url);
+export const CONNECT_TIMEOUT_MS = 10_000;
+/** A short query that takes longer means the connection is dead; long statements say so (LONG_QUERY). */
+export const QUERY_TIMEOUT_MS = 30_000;
+export const LONG_QUERY_MS = 30 * 60_000;
+
+/** A statement over the whole list: the short-query timeout does not apply to it. */
+export const longQuery = (text: string, values: unknown[] = []) =>
+  ({ text, values, query_timeout: LONG_QUERY_MS }) as pg.QueryConfig;
+
+const settings = { skipTlsVerify: false };
+export const skipTlsVerify = (skip: boolean) => (settings.skipTlsVerify = skip);
+export const skippingTlsVerify = () => settings.skipTlsVerify;
+
+const MISSING =
+  'Use the session pooler connection string of your Supabase project ' +
+  '(Dashboard → Connect → Session pooler); see docs/operations.md.';
+
+function readCa(path: string | URL): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read the CA certificate ${String(path)}: ${(error as Error).message}`);
+  }
+}
+
+function tls(host: string, sslmode: string | null, rootcert: string | null): false | ConnectionOptions {
+  const local = isLoopback(host);
+  const where = `a server that is not on this machine (${host})`;
+  if (sslmode === 'disable') {
+    if (local) return false;
+    throw new UsageError(
+      `DATABASE_URL asks for sslmode=disable: the list and the password would cross the network in clear to ${where}. Remove sslmode=disable.`,
+    );
+  }
+  const unverified = sslmode === 'no-verify' || settings.skipTlsVerify;
+  if (sslmode === 'no-verify' && !local && !settings.skipTlsVerify) {
+    throw new UsageError(
+      `DATABASE_URL asks for sslmode=no-verify to ${where}: remove it, or add --insecure-skip-tls-verify.`,
+    );
+  }
+  if (local && !rootcert) return sslmode ? { rejectUnauthorized: false } : false;
+  if (unverified) return { rejectUnauthorized: false };
+  if (rootcert === 'system') return { rejectUnauthorized: true };
+  return { ca: readCa(rootcert ?? SUPABASE_CA), rejectUnauthorized: true };
+}
+
+/** `longQueries`: no client-side limit on a statement (export's COPY of the whole list). */
+export function databaseConfig({ longQueries = false } = {}): pg.ClientConfig {
+  const url = secretUrl('DATABASE_URL', ['postgresql:', 'postgres:'], MISSING);
+  const sslmode = url.searchParams.get('sslmode');
+  const rootcert = url.searchParams.get('sslrootcert');
+  for (const key of ['sslmode', 'sslrootcert', 'uselibpqcompat', 'ssl']) url.searchParams.delete(key);
+  const host = url.searchParams.get('host') ?? hostOf(url);
+  return {
+    connectionString: url.href,
+    ssl: tls(host || process.env.PGHOST || 'localhost', sslmode, rootcert),
+    application_name: 'waitlist-cli',
+    connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
+    ...(longQueries ? {} : { query_timeout: QUERY_TIMEOUT_MS }),
+  };
+}
+
+/** Connects, runs `work`, and always disconnects. */
+export async function withDatabase<T>(
+  work: (db: pg.Client) => Promise<T>,
+  options: { longQueries?: boolean } = {},
+): Promise<T> {
+  const db = new pg.Client(databaseConfig(options));
+  await db.connect();
+  try {
+    return await work(db);
+  } finally {
+    await db.end();
+  }
+}
+
+/** For commands that work on several connections at once (notify's senders). */
+export function newPool(size: number): pg.Pool {
+  const pool = new pg.Pool({ ...databaseConfig(), max: size });
+  pool.on('error', () => undefined); // an idle connection lost: the next query on it says so
+  return pool;
+}

@@ -1,0 +1,23 @@
+/**
+ * A file that appears whole or not at all: written beside its final name, flushed to disk, then
+ * renamed over it. A full disk or a lost connection leaves the earlier file, if any, as it was.
+ */
+import { once } from 'node:events';
+import { createWriteStream, type WriteStream } from 'node:fs';
+import { rename, rm } from 'node:fs/promises';
+import { basename, dirname, join } from 'node:path';
+
+export async function writeAtomically(path: string, write: (file: WriteStream) => Promise<void>): Promise<void> {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
+  // 0600: the list is personal data; flush: on disk before the rename makes it the file.
+  const file = createWriteStream(temporary, { flags: 'wx', mode: 0o600, flush: true });
+  try {
+    await write(file);
+    if (!file.closed) await once(file, 'close');
+    await rename(temporary, path);
+  } catch (error) {
+    file.destroy();
+    await rm(temporary, { force: true });
+    throw new Error(`Could not write ${path} (${(error as Error).message}); it is unchanged.`, { cause: error });
+  }
+}

@@ -1,0 +1,56 @@
+/** The do-not-email list (private.do_not_email) and erasure: keyed hashes only, never addresses. */
+import type pg from 'pg';
+import type { Queryable } from './signups.ts';
+
+export type Found = { email: string; signed_up_at: string };
+
+/** The signups of $1 in any letter case and Unicode form (private.email_key), by their indexed keyed hash. */
+const SAME_ADDRESS = 'select id from private.waiting_list_keys where address_hash = private.address_hash($1)';
+
+export async function signupsOf(db: Queryable, address: string): Promise<Found[]> {
+  const { rows } = await db.query<Found>(
+    `select email, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as signed_up_at
+     from public.waiting_list where id in (${SAME_ADDRESS}) order by created_at`,
+    [address],
+  );
+  return rows;
+}
+
+/**
+ * Deletes every signup of the address (its key row goes with it: on delete cascade; the journal
+ * keeps its keyed hash, signup_id set to null, and no detail) and lists it as erased, at once.
+ */
+export async function erase(db: pg.Client, address: string): Promise<number> {
+  await db.query('begin');
+  try {
+    const removed = await db.query(`delete from public.waiting_list where id in (${SAME_ADDRESS})`, [address]);
+    await db.query('update private.notify_journal set detail = null where address_hash = private.address_hash($1)', [
+      address,
+    ]);
+    await db.query(
+      `insert into private.do_not_email (address_hash, reason) values (private.address_hash($1), 'erased')
+       on conflict (address_hash) do update set reason = 'erased', added_at = now()`,
+      [address],
+    );
+    await db.query('commit');
+    return removed.rowCount ?? 0;
+  } catch (error) {
+    await db.query('rollback');
+    throw error;
+  }
+}
+
+export async function suppress(db: Queryable, addresses: string[], reason: string) {
+  const { rows } = await db.query<{ added: number; already: number }>(
+    `with given as (select distinct private.address_hash(a) as address_hash from unnest($1::text[]) a),
+          upserted as (
+            insert into private.do_not_email (address_hash, reason)
+            select address_hash, $2 from given
+            on conflict (address_hash) do update set reason = excluded.reason, added_at = now()
+            returning (xmax = 0) as added)
+     select count(*) filter (where added)::int as added, count(*) filter (where not added)::int as already
+     from upserted`,
+    [addresses, reason],
+  );
+  return rows[0];
+}

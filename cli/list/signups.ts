@@ -1,0 +1,62 @@
+/** The list itself (public.waiting_list) and each signup's key (private.waiting_list_keys). */
+import type pg from 'pg';
+import { longQuery } from '../connect/database.ts';
+import { UsageError } from '../terminal.ts';
+
+export type Queryable = pg.Pool | pg.Client | pg.PoolClient;
+export type Day = { day: string; signups: number };
+
+export async function countSignups(db: Queryable): Promise<{ addresses: number; mayEmail: number }> {
+  const { rows } = await db.query(
+    `select (select count(*)::int from public.waiting_list) as addresses,
+            (select count(*)::int from private.mailable_signups) as "mayEmail"`,
+  );
+  return rows[0];
+}
+
+/** Signups per UTC day from the first signup's day to today, days without signups included. */
+export async function signupsPerDay(db: Queryable): Promise<{ days: Day[]; today: string }> {
+  const { rows } = await db.query<Day & { today: string }>(
+    `with per_day as (
+       select (created_at at time zone 'UTC')::date as day, count(*)::int as signups
+       from public.waiting_list group by 1),
+     today as (select (now() at time zone 'UTC')::date as day)
+     select to_char(d, 'YYYY-MM-DD') as day, coalesce(p.signups, 0) as signups, to_char(t.day, 'YYYY-MM-DD') as today
+     from today t
+     left join generate_series((select min(day) from per_day), t.day, interval '1 day') d on true
+     left join per_day p on p.day = d::date
+     order by d`,
+  );
+  const today = rows[0].today;
+  return { days: rows.filter((row) => row.day !== null).map(({ day, signups }) => ({ day, signups })), today };
+}
+
+/**
+ * Keys the signups that have none: rows added with the triggers off (a data-only restore, an
+ * import under session_replication_role = replica) are missed by every hash lookup (erase,
+ * do-not-email, the send journal). A signup whose address another already holds cannot be keyed:
+ * those are named, and nothing is done until they are removed.
+ */
+export async function keySignups(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ keyed: number; duplicates: { id: string; email: string }[] }>(
+    longQuery(`with missing as (
+             select w.id, w.email from public.waiting_list w
+             where not exists (select from private.waiting_list_keys k where k.id = w.id)),
+           keyed as (
+             insert into private.waiting_list_keys (id, email_key, address_hash)
+             select id, private.email_key(email), private.address_hash(email) from missing
+             on conflict do nothing returning id)
+           select (select count(*)::int from keyed) as keyed,
+                  coalesce((select json_agg(json_build_object('id', m.id::text, 'email', m.email) order by m.id)
+                            from missing m where m.id not in (select id from keyed)), '[]') as duplicates`),
+  );
+  const [{ keyed, duplicates }] = rows;
+  if (duplicates.length) {
+    throw new UsageError(
+      `${duplicates.length} signups repeat an address already on the list (added with the triggers off): ` +
+        `${duplicates.map((d) => d.email).join(', ')}. Nothing was done. Remove the extra rows, e.g. in the SQL ` +
+        `editor: delete from public.waiting_list where id in (${duplicates.map((d) => d.id).join(', ')});`,
+    );
+  }
+  return keyed;
+}

@@ -1,0 +1,89 @@
+/** One notify run: checks both servers, queues the list, asks, sends, and says what is left. */
+import { newPool } from '../connect/database.ts';
+import { keySignups } from '../list/signups.ts';
+import { progress } from '../progress.ts';
+import { confirm, EXIT, json, say, UsageError } from '../terminal.ts';
+import { ctrlC } from './ctrl-c.ts';
+import { enqueue, lockCampaign, resendUncertain, toSend, uncertain } from './journal.ts';
+import { shown, type Letter } from './letter.ts';
+import { sendAll } from './send.ts';
+import { outcome, printSummary, summarize } from './summary.ts';
+import { checkSmtp, smtpTransport } from './smtp.ts';
+
+export type RunOptions = {
+  campaign: string;
+  connections: number;
+  rate?: number;
+  limit?: number;
+  retries: number;
+  backoff: number;
+  resendUncertain?: boolean;
+  yes?: boolean;
+  json?: boolean;
+};
+
+async function queue(db: ReturnType<typeof newPool>, options: RunOptions): Promise<number> {
+  await keySignups(db);
+  await enqueue(db, options.campaign);
+  const unsure = await uncertain(db, options.campaign);
+  if (unsure.length && options.resendUncertain) {
+    say(`Sending again to ${await resendUncertain(db, options.campaign)} uncertain addresses (--resend-uncertain).`);
+  } else if (unsure.length) {
+    say(`Uncertain, left alone: ${unsure.length} addresses were with the SMTP server when an earlier run stopped.`);
+    say('They may or may not have received the message; --resend-uncertain sends them again:');
+    for (const email of unsure) say(`  ${email ?? '(erased since)'}`);
+  }
+  return Math.min(await toSend(db, options.campaign), options.limit ?? Infinity);
+}
+
+export async function run(options: RunOptions, letter: Letter): Promise<number> {
+  const transport = smtpTransport(options.connections);
+  const db = newPool(options.connections + 1);
+  const lock = await db.connect().catch(async (error) => {
+    await db.end();
+    throw error;
+  });
+  try {
+    if (!(await lockCampaign(lock, options.campaign))) {
+      throw new UsageError(`Another notify run of campaign "${options.campaign}" is running.`);
+    }
+    await checkSmtp(transport);
+    const n = await queue(db, options);
+    if (n)
+      await confirm(
+        `About to email ${n} addresses in campaign "${options.campaign}" from ${shown(letter.from)}. Send?`,
+        options.yes,
+        'Nothing sent.',
+      );
+    const bar = progress('notify', n, Math.max(100, Math.ceil(n / 20)));
+    const interrupt = ctrlC();
+    const plan = {
+      ...options,
+      letter,
+      transport,
+      db,
+      limit: n,
+      backoffMs: options.backoff,
+      progress: bar,
+      stopping: interrupt.stopping,
+    };
+    const done = await sendAll(plan).finally(() => bar.stop());
+    const summary = await summarize(db, options.campaign, done.sent);
+    interrupt.release();
+    printSummary(summary);
+    if (options.json) json(summary);
+    if (done.stopped) say(`Stopped early: ${done.stopped.message}`);
+    if (done.stopped) return EXIT.failed;
+    if (interrupt.stopping.aborted) {
+      say('Stopped by Ctrl-C. Run the same command again to continue: nobody is sent the message twice.');
+      return EXIT.interrupted;
+    }
+    const { code, words } = outcome(summary);
+    if (words) say(words);
+    return code;
+  } finally {
+    lock.release();
+    transport.close();
+    await db.end();
+  }
+}

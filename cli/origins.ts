@@ -1,0 +1,75 @@
+import { Command } from 'commander';
+import { withDatabase } from './connect/database.ts';
+import { addOrigin, allowedOrigins, removeOrigin } from './guard/origins.ts';
+import { json, out, say, UsageError } from './terminal.ts';
+
+const SHAPE = 'scheme://host[:port], as a browser sends it, e.g. https://your.site or http://localhost:5173';
+
+/** The origin as a browser sends it (lower case, no default port); a page's URL is refused, not cut. */
+export function originOf(given: string): string {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new UsageError(`Not an origin: ${JSON.stringify(given)}. An origin is ${SHAPE}.`);
+  }
+  if (url.origin === 'null' || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new UsageError(
+      `Not an origin: ${JSON.stringify(given)}. An origin is ${SHAPE} (did you mean ${url.origin}?).`,
+    );
+  }
+  return url.origin;
+}
+
+function print(origins: string[]): void {
+  if (origins.length) for (const origin of origins) out(origin);
+  else say('No origin is listed: pages on every origin may sign up.');
+}
+
+export function originsCommand(): Command {
+  const command = new Command('origins')
+    .exitOverride()
+    .description(
+      "The origins whose pages may sign up (the abuse guard's allowed origins). While none is listed, every " +
+        'origin may; once one is, a browser on any other origin is refused (403).',
+    );
+  command
+    .command('list')
+    .description('Print the allowed origins, one per line.')
+    .option('--json', 'print them as a JSON array')
+    .action(async (options: { json?: boolean }) => {
+      const origins = await withDatabase(allowedOrigins);
+      if (options.json) json(origins);
+      else print(origins);
+    });
+  command
+    .command('add')
+    .description(`Allow an origin (${SHAPE}).`)
+    .argument('<origin>')
+    .action(async (given: string) => {
+      const origin = originOf(given);
+      const { added, origins } = await withDatabase(async (db) => ({
+        added: await addOrigin(db, origin),
+        origins: await allowedOrigins(db),
+      }));
+      say(added ? `Added ${origin}.` : `${origin} was already allowed.`);
+      if (origins.length === 1 && added) say('From now on, a browser on any other origin is refused (403).');
+      print(origins);
+    });
+  command
+    .command('remove')
+    .description('Stop allowing an origin.')
+    .argument('<origin>')
+    .action(async (given: string) => {
+      const origin = originOf(given);
+      const { removed, origins } = await withDatabase(async (db) => ({
+        removed: await removeOrigin(db, origin),
+        origins: await allowedOrigins(db),
+      }));
+      if (!removed)
+        throw new UsageError(`${origin} is not an allowed origin; they are: ${origins.join(', ') || 'none'}.`);
+      say(`Removed ${origin}.`);
+      print(origins);
+    });
+  return command;
+}

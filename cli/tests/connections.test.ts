@@ -1,0 +1,121 @@
+/**
+ * Every connection verified, no secret printed: the database behind a TLS front with a test CA's
+ * certificate, SMTP servers without STARTTLS or with an unknown CA, a host that never answers,
+ * URLs that do not parse. WAITLIST_NO_LOOPBACK_EXEMPTION=1 makes 127.0.0.1 count as remote.
+ */
+import net, { type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { letterArgs } from './notify-letter';
+import { useOwnDatabase } from './own-database';
+import { waitlist } from './run-cli';
+import { seed } from './seed';
+import { startInbox } from './smtp';
+import { makeCertificates, tlsFront, type Certificates } from './tls';
+
+const db = useOwnDatabase('cli_connections');
+const REMOTE = { WAITLIST_NO_LOOPBACK_EXEMPTION: '1' };
+let certificates: Certificates;
+let front: Awaited<ReturnType<typeof tlsFront>>;
+const journalRows = async () =>
+  (await db.owner.query('select count(*)::int as n from private.notify_journal')).rows[0].n;
+
+beforeAll(async () => {
+  await seed(db.owner, ['tls-1@example.com', 'tls-2@example.com']);
+  certificates = makeCertificates();
+  front = await tlsFront(`${db.info.host}/.s.PGSQL.${db.info.port}`, certificates);
+});
+afterAll(() => front.close());
+
+describe('the database connection', () => {
+  const url = (host: string, query = '') => `postgresql://postgres@${host}:${front.port}/cli_connections${query}`;
+  const listed = async () =>
+    String((await db.owner.query('select count(*)::int as n from public.waiting_list')).rows[0].n);
+
+  it("refuses a certificate Supabase's CA did not sign, even where the URL asks only for sslmode=require", async () => {
+    const { code, stdout, stderr } = await waitlist(['count'], {
+      ...REMOTE,
+      DATABASE_URL: url('127.0.0.1', '?sslmode=require&uselibpqcompat=true'),
+    });
+    expect({ code, stdout }).toEqual({ code: 1, stdout: '' });
+    expect(stderr).toContain("The database server's certificate could not be verified");
+    expect(stderr).toContain('sslrootcert');
+  });
+
+  it('connects with the CA the URL names, and checks the host name against the certificate', async () => {
+    const good = await waitlist(['count'], {
+      ...REMOTE,
+      DATABASE_URL: url('127.0.0.1', `?sslrootcert=${certificates.caFile}`),
+    });
+    expect(good).toMatchObject({ code: 0, stdout: `${await listed()}\n` });
+    const otherName = await waitlist(['count'], {
+      ...REMOTE,
+      DATABASE_URL: url('localhost', `?sslrootcert=${certificates.caFile}`),
+    });
+    expect(otherName.code).toBe(1);
+    expect(otherName.stderr).toMatch(/certificate could not be verified.*localhost/);
+  });
+
+  it('connects unverified only with --insecure-skip-tls-verify, and never in clear to a remote host', async () => {
+    const skipped = await waitlist(['--insecure-skip-tls-verify', 'count'], {
+      ...REMOTE,
+      DATABASE_URL: url('127.0.0.1'),
+    });
+    expect(skipped).toMatchObject({ code: 0, stdout: `${await listed()}\n` });
+    const plain = await waitlist(['count'], { ...REMOTE, DATABASE_URL: url('127.0.0.1', '?sslmode=disable') });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain('in clear');
+  });
+
+  it('gives up on a host that accepts and never answers, within seconds, saying so', async () => {
+    const silent = net.createServer(() => undefined);
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const started = Date.now();
+    const { code, stderr } = await waitlist(['count'], {
+      DATABASE_URL: `postgresql://postgres@127.0.0.1:${(silent.address() as AddressInfo).port}/x`,
+    });
+    silent.close();
+    expect(Date.now() - started).toBeLessThan(20_000);
+    expect(code).toBe(1);
+    expect(stderr).toContain('The database did not answer within 10 s');
+  });
+});
+
+describe('the SMTP connection', () => {
+  it('never sends the password to a server that offers no STARTTLS, and marks nothing', async () => {
+    const inbox = await startInbox({ allowInsecureAuth: true });
+    const { code, stderr } = await waitlist(letterArgs('no-starttls'), {
+      ...REMOTE,
+      SMTP_URL: inbox.url.replace('//', '//owner:SMTP-pass-123@'),
+    });
+    await inbox.close();
+    expect(code).toBe(1);
+    expect(stderr).toContain('offers no TLS (STARTTLS)');
+    expect(inbox.passwords).toEqual([]);
+    expect(await journalRows()).toBe(0);
+  });
+
+  it('stops before the first message when the certificate cannot be verified: nothing sent, nothing marked', async () => {
+    const inbox = await startInbox({ secure: true, key: certificates.key, cert: certificates.cert });
+    const { code, stderr } = await waitlist(letterArgs('self-signed'), { ...REMOTE, SMTP_URL: inbox.url });
+    await inbox.close();
+    expect(code).toBe(1);
+    expect(stderr).toContain('its certificate could not be verified');
+    expect(stderr).toContain('Nothing was sent.');
+    expect(inbox.accepted).toEqual([]);
+    expect(await journalRows()).toBe(0);
+  });
+});
+
+describe('URLs holding passwords', () => {
+  it.each([
+    ['SMTP_URL', 'smtp://owner:Sec#ret9pass@smtp.example.com:587', 'notify'],
+    ['SMTP_URL', 'smtp://owner:Secret9pass@smtp.example.com:99999', 'notify'],
+    ['DATABASE_URL', 'postgresql://postgres.ref:Sec#ret9pass@pooler.example.com:5432/postgres', 'count'],
+  ])('%s %s: a message that says how to fix it, without the password', async (name, value, command) => {
+    const args = command === 'notify' ? letterArgs('bad-url') : ['count'];
+    const { code, stdout, stderr } = await waitlist(args, { [name]: value });
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toContain('percent-encoded: # as %23');
+    expect(stderr).not.toMatch(/Sec#?ret9pass|DeprecationWarning/);
+  });
+});

@@ -1,0 +1,32 @@
+/** Runs the CLI on a pseudo-terminal (util-linux `script`), answering one question as a person would. */
+import { spawn } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+const quoted = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
+
+export function onTerminal(
+  args: string[],
+  env: Record<string, string>,
+  question: string,
+  answer: string,
+): Promise<{ code: number | null; output: string }> {
+  const command = [process.execPath, MAIN, ...args].map(quoted).join(' ');
+  const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+    env: { ...process.env, ...env },
+  });
+  let output = '';
+  let asked = false;
+  child.stdout.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+    if (!asked && output.includes(question)) {
+      asked = true;
+      child.stdin.write(`${answer}\r`);
+    }
+  });
+  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  return new Promise((resolve, reject) => {
+    child.on('error', reject);
+    child.on('close', (code) => resolve({ code, output }));
+  });
+}
