@@ -107,8 +107,8 @@ describe('waitlist health, the public half', () => {
       expect(workflow).toContain(`${name}: \${{ vars.${name} }}`);
     }
     expect(workflow).not.toContain('secrets.');
-    // run-cli.ts starts cli/main.ts with node, which is what `npm run waitlist` runs.
+    // run-cli.ts starts cli/main.js with node, which is what `npm run waitlist` runs.
     const scripts = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts;
-    expect(scripts.waitlist).toBe('node cli/main.ts');
+    expect(scripts.waitlist).toBe('node cli/main.js');
   });
 });
