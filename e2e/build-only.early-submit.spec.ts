@@ -6,7 +6,7 @@
  */
 import type { Page, Request, Route } from '@playwright/test';
 import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids';
-import { messages } from '../src/features/waitlist/messages';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { emailField, expect, submitButton, test, toast } from './fixtures';
 import { idle, recordFormStates, sending } from './form-states';
 import { CHROMIUM_ONLY } from './engines';

@@ -1,5 +1,5 @@
 import { magicAddresses } from '../mocks/handlers';
-import { messages } from '../src/features/waitlist/messages';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { emailField, expect, join, openLanding, submitButton, test, toast } from './fixtures';
 import { idle, recordFormStates, sending } from './form-states';
 

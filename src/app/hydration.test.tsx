@@ -1,8 +1,8 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { execFileSync } from 'node:child_process';
-import { holdEarlySubmits } from '../features/waitlist/early-submit';
-import { loadFormCode } from '../features/waitlist/form-code';
-import { messages } from '../features/waitlist/messages';
+import { holdEarlySubmits } from '../features/waitlist/early-submit/early-submit';
+import { loadFormCode } from '../features/waitlist/early-submit/form-code';
+import { messages } from '../features/waitlist/texts/messages';
 import { recordWaitlistRequests } from '../test/waitlist-requests';
 
 const outDir = 'build/hydration-test';

@@ -1,10 +1,10 @@
 import { act, screen, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
-import { server } from '../../../mocks/node';
-import { renderWithRouter } from '../../test/render-with-router';
-import { recordWaitlistRequests } from '../../test/waitlist-requests';
+import { server } from '../../../../mocks/node';
+import { renderWithRouter } from '../../../test/render-with-router';
+import { recordWaitlistRequests } from '../../../test/waitlist-requests';
 import { WaitlistRoot } from './waitlist-root';
-import { messages, type ToastMessage } from './messages';
+import { messages, type ToastMessage } from '../texts/messages';
 
 const field = () => screen.getByRole('textbox', { name: 'Email address' });
 const button = () => screen.getByRole('button', { name: /JOIN WAITING LIST|SECURING ACCESS\.\.\./ });
