@@ -73,10 +73,9 @@ export type Origins = { supabase: string; site: string };
 
 /**
  * A build for this machine names a plain-http origin (vite/env-check.ts allows http on loopback
- * only): its pages are served from 127.0.0.1 over http, or it talks to a local Supabase.
- * WebKit applies upgrade-insecure-requests to loopback too (Chromium and Firefox do not), and
- * would send such a page's scripts and API calls to https, where nothing answers. A deployed
- * build names https origins only and keeps the directive.
+ * only): its pages are served from 127.0.0.1 over http, or it talks to a local Supabase. Its CSP
+ * leaves out upgrade-insecure-requests (docs/architecture.md, "Content-Security-Policy and
+ * headers", says why); a deployed build names https origins only and keeps the directive.
  */
 export const forLocalUse = (origins: Origins) =>
   [origins.supabase, origins.site].some((origin) => new URL(origin).protocol === 'http:');
