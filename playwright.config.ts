@@ -86,7 +86,7 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       timeout: 180_000,
     },
     {
-      command: 'tsx e2e/nginx-server.ts',
+      command: 'tsx e2e/servers/nginx-server.ts',
       // A signal it can act on (Playwright's default is SIGKILL): it stops nginx and removes its temp folder.
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
       url: `http://127.0.0.1:${NGINX_PORT}`,

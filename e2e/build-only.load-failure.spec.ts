@@ -6,7 +6,7 @@
  */
 import type { Request } from '@playwright/test';
 import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids';
-import { messages } from '../src/features/waitlist/messages';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { emailField, expect, test, toast, type Page } from './fixtures';
 import { ADDRESS, chunksNeverArrive, failingFetches, type FailingFetch } from './load-failure-cases';
 

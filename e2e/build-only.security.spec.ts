@@ -36,8 +36,8 @@ test('pages and files are served with the security headers the build wrote, and 
     expect(csp['base-uri']).toEqual(["'self'"]);
     expect(csp['form-action']).toEqual(["'self'"]);
     expect(headers['content-security-policy']).not.toMatch(/unsafe-eval|unsafe-inline/);
-    // A build for local use (its site is http on loopback): no upgrade to https, which WebKit
-    // would apply to 127.0.0.1 too. A deployed build has it (vite/security-headers.test.ts).
+    // A build for local use (its site is http on loopback): no upgrade to https (why:
+    // docs/architecture.md). A deployed build has it (vite/security-headers.test.ts).
     expect(csp).not.toHaveProperty('upgrade-insecure-requests');
     expect(headers['strict-transport-security']).toBe('max-age=63072000');
     expect(headers['cross-origin-resource-policy'], `CORP of ${path}`).toBe('same-origin');

@@ -8,7 +8,7 @@
 import { expect, test } from '@playwright/test';
 import type { Browser, Page } from 'puppeteer-core';
 import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids';
-import { messages } from '../src/features/waitlist/messages';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { launchFirefox, openTab, waitForText } from './firefox-esr';
 import { ADDRESS, chunksNeverArrive, failingFetches, type FailingFetch } from './load-failure-cases';
 

@@ -10,7 +10,7 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HtmlTagDescriptor, Plugin, ResolvedConfig, Rolldown } from 'vite';
 import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids.ts';
-import { messages } from '../src/features/waitlist/messages.ts';
+import { messages } from '../src/features/waitlist/texts/messages.ts';
 
 /** A path rendered to HTML, and the id of the route (src/app/routes.tsx) that showed it. */
 type Render = (path: string) => Promise<{ page?: string; html: string }>;

@@ -5,7 +5,7 @@
 import { describe, expect, inject, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
 import { checkEmail, EMAIL_SHAPE } from '../../src/features/waitlist/email';
-import { emailExamples } from '../../src/features/waitlist/email-examples';
+import { emailExamples } from '../../src/test/email-examples';
 import { insertEmail, refusal } from './api-request';
 import { connect } from './database';
 import { useDatabase } from './use-database';

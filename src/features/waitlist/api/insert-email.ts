@@ -1,4 +1,4 @@
-import { resendByReload } from './early-submit';
+import { resendByReload } from '../early-submit/early-submit';
 
 /** What an insert into the waiting list came to, read from the error code alone (docs/product.md §7). */
 export type JoinOutcome = 'added' | 'already-registered' | 'failed';
@@ -11,7 +11,7 @@ export function outcomeOf(error: { message: string; code?: string } | null): Joi
 }
 
 /** The Supabase client is loaded on demand, keeping it off the first paint. */
-export const loadSupabase = () => import('../../lib/supabase');
+export const loadSupabase = () => import('../../../lib/supabase');
 
 /**
  * Inserts the address with the public key. No `.select()`: the public may write the

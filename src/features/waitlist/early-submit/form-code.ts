@@ -1,5 +1,5 @@
 import { handover, retryHeldSubmit } from './early-submit';
-import { loadSupabase } from './insert-email';
+import { loadSupabase } from '../api/insert-email';
 import { noteFailedFetch } from './reload-carrying';
 
 let attempt: Promise<void> | undefined;
@@ -14,7 +14,7 @@ let attempt: Promise<void> | undefined;
  */
 export function loadFormCode(): void {
   loadSupabase().catch(noteFailedFetch);
-  attempt ??= import('../../islands/waitlist').then(
+  attempt ??= import('../../../islands/waitlist').then(
     (island) => island.hydrateWaitlist(handover),
     (error: unknown) => {
       attempt = undefined;

@@ -1,6 +1,6 @@
-import { checkEmail } from './email';
-import { buttonLabels } from './button-labels';
-import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from './dom-ids';
+import { checkEmail } from '../email';
+import { buttonLabels } from '../texts/button-labels';
+import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from '../dom-ids';
 import { noteSubmit, reloadCarrying, takeCarried } from './reload-carrying';
 
 /**
