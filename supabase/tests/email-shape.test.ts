@@ -1,6 +1,6 @@
 /**
  * The database and the client hold email addresses to one rule: both are tested against the
- * same table of examples (src/features/waitlist/email-examples.ts).
+ * same table of examples (src/test/email-examples.ts).
  */
 import { describe, expect, inject, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
