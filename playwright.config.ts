@@ -11,7 +11,7 @@ const HOST_SPECS = /build-only\.(security|host)\.spec\.ts/;
  * mock handlers routed by @msw/playwright. */
 const build = {
   name: 'build',
-  testIgnore: /dev-only|nginx-only/,
+  testIgnore: /dev-only|nginx-only|firefox-esr/,
   use: { baseURL: `http://127.0.0.1:${BUILD_PORT}`, mockLayer: 'playwright', serviceWorkers: 'block' },
 } as const;
 
@@ -43,12 +43,19 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       // The dev server with MSW's service worker: what a developer sees.
       name: 'dev',
       dependencies: ['dev-server'],
-      testIgnore: /build-only|nginx-only/,
+      testIgnore: /build-only|nginx-only|firefox-esr/,
       use: { baseURL: `http://127.0.0.1:${DEV_PORT}`, mockLayer: 'worker' },
     },
     build,
     // build-firefox, build-webkit: opt-in here (E2E_ENGINES=firefox,webkit), always in CI.
     ...inExtraEngines(build),
+    {
+      // The same build in Debian's Firefox ESR, driven through puppeteer-core (e2e/firefox-esr.ts):
+      // a Firefox that keeps a failed module import, which Playwright's own Firefox build may not be.
+      name: 'firefox-esr',
+      testMatch: /firefox-esr\..*\.spec\.ts/,
+      use: { baseURL: build.use.baseURL },
+    },
     {
       // The same build served by nginx with deploy/nginx/: the same header and status tests, and
       // the servers around the site (host names, redirect, TLS).
@@ -79,7 +86,7 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       timeout: 180_000,
     },
     {
-      command: 'tsx e2e/nginx-server.ts',
+      command: 'tsx e2e/servers/nginx-server.ts',
       // A signal it can act on (Playwright's default is SIGKILL): it stops nginx and removes its temp folder.
       gracefulShutdown: { signal: 'SIGTERM', timeout: 5_000 },
       url: `http://127.0.0.1:${NGINX_PORT}`,

@@ -1,25 +1,22 @@
 import react from '@vitejs/plugin-react';
 import { defineConfig } from 'vitest/config';
 import { dropMockWorker } from './vite/drop-mock-worker.ts';
-import { envCheck, type CheckedEnv } from './vite/env-check.ts';
+import { envCheck } from './vite/env-check.ts';
 import { inlineFirstLoad } from './vite/inline-first-load.ts';
 import { inlinePageScripts } from './vite/inline-page-scripts.ts';
 import { prerender } from './vite/prerender.ts';
 import { securityHeadersFiles } from './vite/security-headers.ts';
 
-/** Filled by envCheck when Vite starts, read by the plugins that need the checked values. */
-const env: CheckedEnv = { hsts: 'this-host' };
-
 export default defineConfig({
   // `vite build` writes the finished site to dist/: pages prerendered, stylesheet inlined,
   // security headers for the hosts, no mock code (docs/architecture.md).
   plugins: [
-    envCheck(env),
+    envCheck(),
     react(),
     prerender(),
     inlinePageScripts(),
     inlineFirstLoad(),
-    securityHeadersFiles(env),
+    securityHeadersFiles(),
     dropMockWorker(),
   ],
   // On the dev server a page's script is the app, src/main.tsx, which the HTML does not name

@@ -1,28 +1,11 @@
 import { Command } from 'commander';
-import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
 import { limits, setLimit, type Limit } from './guard/limits.ts';
 import { allowedOrigins } from './guard/origins.ts';
+import { NO_UPKEEP, UPKEEP, upkeepJobs } from './guard/upkeep-jobs.ts';
 import { confirm, count, json, out, say, UsageError } from './terminal.ts';
 
 type Options = { per10Minutes?: number; perDay?: number; json?: boolean; yes?: boolean };
-type Job = { jobname: string; schedule: string };
-
-/** The guard's pg_cron jobs: none where pg_cron is not enabled, which `db push` does not show (the migration's WARNING reaches only the server log). */
-async function upkeepJobs(db: pg.Client): Promise<Job[]> {
-  const { rows } = await db.query<{ cron: boolean }>(`select to_regclass('cron.job') is not null as cron`);
-  if (!rows[0].cron) return [];
-  return (await db.query<Job>(`select jobname, schedule from cron.job where jobname like 'waitlist-%' order by 1`))
-    .rows;
-}
-
-const UPKEEP = 'waitlist-signup-guard-upkeep';
-const NO_UPKEEP = [
-  `Warning: the guard's upkeep job ${UPKEEP} is not scheduled: expired counters are never deleted, and`,
-  'duplicates are refused (429) on a day without a signup. Enable pg_cron if it is not (Dashboard → Database →',
-  `Extensions), then: select cron.schedule('${UPKEEP}', '* * * * *',`,
-  "'select private.forget_expired_signups(), private.prepare_signup_secrets()');",
-];
 
 /** Columns padded to their widest cell. */
 export function table(header: string[], rows: string[][]): string[] {

@@ -14,3 +14,16 @@ export function chromiumPath(): string | undefined {
       `or 'npx playwright install chromium', or set CHROMIUM_PATH to a Chromium binary.`,
   );
 }
+
+/**
+ * Debian's Firefox ESR (or FIREFOX_PATH), which e2e/firefox-esr.*.spec.ts drive through
+ * puppeteer-core: a Firefox that keeps a failed module import for the page's life.
+ */
+export function firefoxPath(): string {
+  const wanted = process.env.FIREFOX_PATH ?? '/usr/lib/firefox-esr/firefox-esr';
+  if (existsSync(wanted)) return wanted;
+  throw new Error(
+    `No Firefox found at ${wanted}. Install one: 'sudo apt-get install -y firefox-esr' (Debian), ` +
+      `or set FIREFOX_PATH to a Firefox binary.`,
+  );
+}

@@ -1,4 +1,4 @@
-import { messages } from '../src/features/waitlist/messages';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { emailField, expect, submitButton, test, toast } from './fixtures';
 
 test.describe('with JavaScript disabled', () => {

@@ -15,8 +15,11 @@ const inline = inlineElements(pages);
 /** What vite/security-headers.ts makes of this build (HSTS_PRELOAD unset). */
 const expected = securityHeaders({ supabase: E2E_SUPABASE_URL, site: E2E_SITE_URL }, inline, 'this-host');
 
-test('pages are served with the security headers the build wrote, and a strict CSP', async ({ request }) => {
-  for (const path of ['/', '/missing']) {
+/** The island's chunk, as the landing page names it. */
+const chunk = pages[0].match(/\/assets\/waitlist-[\w-]+\.js/)![0];
+
+test('pages and files are served with the security headers the build wrote, and a strict CSP', async ({ request }) => {
+  for (const path of ['/', '/missing', chunk]) {
     const headers = (await request.get(path)).headers();
     for (const [name, value] of expected) expect(headers[name.toLowerCase()], `${name} of ${path}`).toBe(value);
     const csp = Object.fromEntries(
@@ -33,10 +36,11 @@ test('pages are served with the security headers the build wrote, and a strict C
     expect(csp['base-uri']).toEqual(["'self'"]);
     expect(csp['form-action']).toEqual(["'self'"]);
     expect(headers['content-security-policy']).not.toMatch(/unsafe-eval|unsafe-inline/);
-    // A build for local use (its site is http on loopback): no upgrade to https, which WebKit
-    // would apply to 127.0.0.1 too. A deployed build has it (vite/security-headers.test.ts).
+    // A build for local use (its site is http on loopback): no upgrade to https (why:
+    // docs/architecture.md). A deployed build has it (vite/security-headers.test.ts).
     expect(csp).not.toHaveProperty('upgrade-insecure-requests');
     expect(headers['strict-transport-security']).toBe('max-age=63072000');
+    expect(headers['cross-origin-resource-policy'], `CORP of ${path}`).toBe('same-origin');
   }
 });
 

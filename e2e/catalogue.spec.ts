@@ -1,5 +1,6 @@
 import { magicAddresses } from '../mocks/handlers';
-import { messages } from '../src/features/waitlist/messages';
+import { buttonLabels } from '../src/features/waitlist/texts/button-labels';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { emailField, expect, join, openLanding, submitButton, test, toast } from './fixtures';
 import { idle, recordFormStates, sending } from './form-states';
 
@@ -9,7 +10,7 @@ test('a new address is added: success toast, field cleared', async ({ page }) =>
   await join(page, 'ada@example.com');
   await expect(toast(page, messages.added)).toBeVisible();
   await expect(emailField(page)).toHaveValue('');
-  await expect(submitButton(page)).toHaveText('JOIN WAITING LIST');
+  await expect(submitButton(page)).toHaveText(buttonLabels.idle);
 });
 
 test('the same address twice is "Already Registered", destructive, field kept', async ({ page }) => {

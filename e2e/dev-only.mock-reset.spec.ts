@@ -1,4 +1,4 @@
-import { messages } from '../src/features/waitlist/messages';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { expect, join, openLanding, test, toast } from './fixtures';
 
 test('/?reset-mock empties the mock list back to its seed, and the console says how', async ({ page, baseURL }) => {

@@ -1,4 +1,4 @@
-import { messages } from '../src/features/waitlist/messages';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { expect, join, openLanding, test, toast } from './fixtures';
 
 const notice = (page: Parameters<typeof openLanding>[0]) =>

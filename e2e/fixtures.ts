@@ -3,6 +3,7 @@ import { test as base, expect, type Page, type Request } from '@playwright/test'
 
 export type { Page };
 import { handlers, resetMockBackend } from '../mocks/handlers';
+import { buttonLabels } from '../src/features/waitlist/texts/button-labels';
 
 /** Where the mock backend runs: MSW's worker in the dev page, or Playwright's router. */
 export type MockLayer = 'worker' | 'playwright';
@@ -101,8 +102,9 @@ export const test = base.extend<Fixtures>({
 export { expect };
 
 export const emailField = (page: Page) => page.getByRole('textbox', { name: 'Email address' });
+/** The form's button, idle or sending. */
 export const submitButton = (page: Page) =>
-  page.getByRole('button', { name: /JOIN WAITING LIST|SECURING ACCESS\.\.\./ });
+  page.getByRole('button', { name: buttonLabels.idle }).or(page.getByRole('button', { name: buttonLabels.sending }));
 
 /** A sonner toast, found by its title, with its description. */
 export function toast(page: Page, { title, description }: { title: string; description: string }) {

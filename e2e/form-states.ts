@@ -1,4 +1,6 @@
 import type { Page } from '@playwright/test';
+import { WAITLIST_FORM_ID } from '../src/features/waitlist/dom-ids';
+import { buttonLabels } from '../src/features/waitlist/texts/button-labels';
 
 /** What the visitor sees of the form at one moment. */
 export type FormState = { label: string; fieldDisabled: boolean; buttonDisabled: boolean; spinnerShown: boolean };
@@ -8,10 +10,10 @@ export type FormState = { label: string; fieldDisabled: boolean; buttonDisabled:
  * record afterwards instead of racing a state that may last only a moment on a fast machine.
  */
 export async function recordFormStates(page: Page): Promise<() => Promise<FormState[]>> {
-  await page.evaluate(() => {
+  await page.evaluate((formId) => {
     const states: FormState[] = [];
     const record = () => {
-      const form = document.getElementById('waitlist-form');
+      const form = document.getElementById(formId);
       if (!form) return;
       const button = form.querySelector('button')!;
       const state = {
@@ -30,18 +32,18 @@ export async function recordFormStates(page: Page): Promise<() => Promise<FormSt
       characterData: true,
     });
     (window as unknown as { formStates: FormState[] }).formStates = states;
-  });
+  }, WAITLIST_FORM_ID);
   return () => page.evaluate(() => (window as unknown as { formStates: FormState[] }).formStates);
 }
 
 export const idle: FormState = {
-  label: 'JOIN WAITING LIST',
+  label: buttonLabels.idle,
   fieldDisabled: false,
   buttonDisabled: false,
   spinnerShown: false,
 };
 export const sending: FormState = {
-  label: 'SECURING ACCESS...',
+  label: buttonLabels.sending,
   fieldDisabled: true,
   buttonDisabled: true,
   spinnerShown: true,

@@ -1,4 +1,4 @@
-import { messages } from '../src/features/waitlist/messages';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { emailField, expect, openLanding, submitButton, test, toast } from './fixtures';
 
 test('the whole flow works from the keyboard alone', async ({ page }) => {

@@ -1,3 +1,4 @@
+import { buttonLabels } from '../src/features/waitlist/texts/button-labels';
 import { expect, openLanding, test } from './fixtures';
 
 test('shows every element of the landing page, top to bottom', async ({ page }) => {
@@ -9,7 +10,7 @@ test('shows every element of the landing page, top to bottom', async ({ page }) 
     main.getByText('TO CHANGE THE INDUSTRY', { exact: true }),
     main.getByText(/operational losses attacks cause, with zero tolerance for breaches/),
     main.getByRole('textbox', { name: 'Email address' }),
-    main.getByRole('button', { name: 'JOIN WAITING LIST' }),
+    main.getByRole('button', { name: buttonLabels.idle }),
     main.getByText('Early access • Priority notifications • Exclusive updates', { exact: true }),
     main.getByText('DEFENSE SYSTEMS ONLINE', { exact: true }),
     main.getByText('THREAT MONITORING ACTIVE', { exact: true }),
@@ -70,7 +71,7 @@ for (const [device, viewport, mobile] of [
       await expect(page.getByRole('heading', { name: 'COMING SOON' })).toBeInViewport();
       const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
       expect(overflow).toBeLessThanOrEqual(0);
-      await expect(page.getByRole('button', { name: 'JOIN WAITING LIST' })).toBeVisible();
+      await expect(page.getByRole('button', { name: buttonLabels.idle })).toBeVisible();
     });
   });
 }

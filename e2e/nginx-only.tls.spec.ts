@@ -1,7 +1,7 @@
 /**
  * TLS on nginx (deploy/nginx/tls.conf, Mozilla's intermediate profile, and the servers of
  * coming-soon.conf on a loopback port, with a throwaway self-signed certificate): the configured
- * name only, TLS 1.2 and 1.3 only, forward-secret AEAD suites only.
+ * name only, TLS 1.2 and 1.3 only, forward-secret AEAD suites only, no session tickets.
  */
 import { request } from 'node:https';
 import { connect, type ConnectionOptions } from 'node:tls';
@@ -70,4 +70,31 @@ test('CBC, SHA-1 and non-forward-secret suites are refused by the server', async
     const offer = { maxVersion: 'TLSv1.2', ciphers: `${suite}:@SECLEVEL=0` } as const;
     expect(await handshake({ ...named, ...offer }), suite).toEqual(alert('ALERT_HANDSHAKE_FAILURE'));
   }
+});
+
+/** A connection for the configured name: its session, and the ticket the server sent for it, if any. */
+function sessionOf(options: ConnectionOptions): Promise<{ ticket?: Buffer; session?: Buffer; reused: boolean }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ ...named, ...options }, () => {
+      // TLS 1.3 sends its tickets after the handshake: an HTTP exchange makes sure one comes.
+      socket.end(`HEAD / HTTP/1.1\r\nHost: ${NGINX_SERVER_NAME}\r\nConnection: close\r\n\r\n`);
+    });
+    const settle = (session?: Buffer) =>
+      resolve({ ticket: socket.getTLSTicket(), session, reused: socket.isSessionReused() });
+    socket.once('session', settle);
+    socket.on('data', () => {});
+    socket.on('end', () => settle());
+    socket.on('error', reject);
+  });
+}
+
+test("no session tickets: resumption only from the server's session cache", async () => {
+  // TLS 1.2: no ticket at all, and a second connection resumes by session ID.
+  const tls12 = await sessionOf({ maxVersion: 'TLSv1.2' });
+  expect(tls12.ticket, 'a TLS 1.2 session ticket').toBeUndefined();
+  expect((await sessionOf({ maxVersion: 'TLSv1.2', session: tls12.session })).reused).toBe(true);
+  // TLS 1.3 always sends NewSessionTicket; without tickets it is a 32-byte session ID into the
+  // cache, where a sealed ticket carries the whole session state (240 bytes, OpenSSL 3.0).
+  const tls13 = await sessionOf({ minVersion: 'TLSv1.3' });
+  expect(tls13.ticket).toHaveLength(32);
 });

@@ -1,4 +1,4 @@
-import { messages } from '../src/features/waitlist/messages';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { emailField, expect, join, openLanding, test, toast, type Page } from './fixtures';
 
 /** A valid submission after the refused one: the only request on the wire must be its own. */

@@ -1,4 +1,4 @@
-import { messages } from '../src/features/waitlist/messages';
+import { messages } from '../src/features/waitlist/texts/messages';
 import { emailField, expect, join, openLanding, submitButton, test, toast } from './fixtures';
 
 test('one POST of {"email": …} to the table, with the public key, asking nothing back', async ({

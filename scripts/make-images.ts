@@ -3,7 +3,8 @@
  * (16 + 32 px), apple-touch-icon.png (180 px) and og-image.png (1200×630, from
  * scripts/images/og-image.html). Chromium renders them; ImageMagick (`apt-get install -y
  * imagemagick`) packs the .ico and recompresses the PNGs losslessly. The image text uses the
- * system monospace font (Liberation Mono on Debian).
+ * system monospace font (Liberation Mono on Debian). The colours are the site's, read from
+ * src/styles.css (scripts/images/palette.ts).
  */
 import { chromium, type Browser } from '@playwright/test';
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -11,14 +12,18 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { colour, palette, rootRule } from './images/palette.ts';
 
-const ACCENT = '#39e27d';
-const BACKGROUND = '#05080b';
-const EDGE = '#1f3a2c';
+const colours = palette();
+const ACCENT = colour(colours, '--accent');
+const BACKGROUND = colour(colours, '--bg');
+const EDGE = colour(colours, '--border');
 const OG_IMAGE_BUDGET = 120 * 1024;
 
 const publicDir = fileURLToPath(new URL('../public/', import.meta.url));
 const ogTemplate = fileURLToPath(new URL('./images/og-image.html', import.meta.url));
+/** Where the template takes the palette (a :root rule of src/styles.css's colours). */
+const PALETTE_MARK = '<!-- palette -->';
 
 /**
  * A terminal prompt `>_` on a 32-unit grid, drawn as paths so it stays crisp at 16 px.
@@ -83,6 +88,13 @@ function svgPage(svg: string, size: number): string {
   return `<!doctype html><style>html,body{margin:0;background:transparent}img{display:block}</style><img src="${source}" width="${size}" height="${size}" alt="">`;
 }
 
+/** The social image's template with the site's palette put where it says. */
+function ogPage(): string {
+  const [before, after, ...more] = readFileSync(ogTemplate, 'utf8').split(PALETTE_MARK);
+  if (after === undefined || more.length) throw new Error(`${ogTemplate} must hold ${PALETTE_MARK} once`);
+  return `${before}<style>${rootRule(colours)}</style>${after}`;
+}
+
 function write(name: string, data: string | Buffer) {
   writeFileSync(publicDir + name, data);
   console.log(`public/${name.padEnd(22)} ${String(Buffer.byteLength(data)).padStart(7)} bytes`);
@@ -100,7 +112,7 @@ async function main() {
     for (const size of [16, 32]) icons.push(await screenshot(browser, svgPage(tile, size), size, size, true));
     write('favicon.ico', imageMagick([...icons, 'ico:-']));
     write('apple-touch-icon.png', optimised(await screenshot(browser, svgPage(iconSvg('square'), 180), 180, 180)));
-    const og = optimised(await screenshot(browser, readFileSync(ogTemplate, 'utf8'), 1200, 630));
+    const og = optimised(await screenshot(browser, ogPage(), 1200, 630));
     write('og-image.png', og);
     if (og.length > OG_IMAGE_BUDGET) throw new Error(`og-image.png is ${og.length} bytes, over ${OG_IMAGE_BUDGET}`);
   } finally {

@@ -1,9 +1,9 @@
 /**
  * `npm run preview`: dist/ on Cloudflare Pages' own runtime (wrangler pages dev), headers and 404
- * included, at 127.0.0.1:4173. A deployed build's CSP has upgrade-insecure-requests, which WebKit
- * applies to loopback too: such a build is served over https (wrangler's self-signed certificate;
- * accept it once), so it works in every engine as it ships. A build for local use (a plain-http
- * site or Supabase, vite/security-headers.ts) is served over http.
+ * included, at 127.0.0.1:4173. A deployed build (its CSP has upgrade-insecure-requests: see
+ * docs/architecture.md, "Content-Security-Policy and headers") is served over https (wrangler's
+ * self-signed certificate; accept it once), so it works in every engine as it ships. A build for
+ * local use (a plain-http site or Supabase, vite/security-headers.ts) is served over http.
  * Usage: npm run preview [-- other wrangler pages dev options]
  */
 import { spawnSync } from 'node:child_process';

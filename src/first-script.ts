@@ -4,8 +4,8 @@
  * it shows (docs/architecture.md, "Early submits"), and fetches the form's island on the visitor's first
  * interaction or first submit. Nothing else of the page needs JavaScript.
  */
-import { holdEarlySubmits } from './features/waitlist/early-submit';
-import { loadFormCode } from './features/waitlist/form-code';
+import { holdEarlySubmits } from './features/waitlist/early-submit/early-submit';
+import { loadFormCode } from './features/waitlist/early-submit/form-code';
 import { onFirstInteraction } from './lib/first-interaction';
 
 holdEarlySubmits(loadFormCode);

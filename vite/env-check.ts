@@ -7,12 +7,15 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
-import { loadEnv, type Plugin } from 'vite';
+import { loadEnv, type Plugin, type ResolvedConfig } from 'vite';
+import type { CheckedEnv, Env } from './env-types.ts';
 import { previewProblems } from './preview-guard.ts';
-import type { Hsts } from './security-headers.ts';
 
-export type Env = Record<string, string | undefined>;
-export type CheckedEnv = { supabaseUrl?: string; siteUrl?: string; hsts: Hsts };
+/** What this plugin holds for the others, read through `api`: the checked values, once Vite has resolved its config. */
+export type EnvCheckApi = { checked?: CheckedEnv };
+
+export const envCheckApi = (config: ResolvedConfig) =>
+  config.plugins.find((plugin) => plugin.name === 'env-check')?.api as EnvCheckApi | undefined;
 
 /** The values `.env.example` sets: a build still holding one was never configured. */
 const PLACEHOLDERS = Object.values(
@@ -115,10 +118,12 @@ export function checkEnv(env: Env, { build }: { build: boolean }): { problems: s
   return { problems, checked: { supabaseUrl, siteUrl, hsts: hsts === 'on' ? 'preload' : 'this-host' } };
 }
 
-/** Stops `vite` and `vite build` at once, with every problem in one message; fills `checked` for other plugins. */
-export function envCheck(checked: CheckedEnv): Plugin {
+/** Stops `vite` and `vite build` at once, with every problem in one message; holds the checked values in `api`. */
+export function envCheck(): Plugin {
+  const api: EnvCheckApi = {};
   return {
     name: 'env-check',
+    api,
     configResolved(config) {
       if (config.mode === 'test') return; // Vitest: no page, no build
       // Not VITE_* (never in the browser): HSTS_PRELOAD, and the hosts' preview markers with the
@@ -134,7 +139,7 @@ export function envCheck(checked: CheckedEnv): Plugin {
       if (result.problems.length) {
         throw new Error(`The environment is not usable (see .env.example):\n  - ${result.problems.join('\n  - ')}`);
       }
-      Object.assign(checked, result.checked);
+      api.checked = result.checked;
     },
   };
 }

@@ -7,7 +7,7 @@
  * build bundles it on its own, with everything it imports statically; what it imports
  * dynamically (the form's island, supabase-js) is emitted as a chunk of the client build and
  * imported by its final URL. The script shares no module with the chunks it loads: what they
- * must share goes through the DOM (src/features/waitlist/early-submit.ts).
+ * must share goes through the DOM (src/features/waitlist/early-submit/early-submit.ts).
  *
  * The dev server renders pages with the app instead: there the page's script is src/main.tsx.
  */

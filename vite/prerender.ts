@@ -2,15 +2,17 @@
  * Prerendering, as one `vite build`: the server bundle (src/entry-server.tsx, Vite's `ssr`
  * environment) is built first, then the client; while the client's HTML is written, each page
  * is rendered into its `<div id="root">`. index.html holds /, 404.html the not-found page
- * (hosts serve it, with status 404, for unknown paths). The dev server gets an empty root.
+ * (hosts serve it, with status 404, for unknown paths). An HTML file at the root that is not a
+ * page, or a page whose path shows another route, fails the build. The dev server gets an empty root.
  */
-import { rmSync } from 'node:fs';
+import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { HtmlTagDescriptor, Plugin, ResolvedConfig, Rolldown } from 'vite';
 import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids.ts';
-import { messages } from '../src/features/waitlist/messages.ts';
+import { messages } from '../src/features/waitlist/texts/messages.ts';
 
+/** A path rendered to HTML, and the id of the route (src/app/routes.tsx) that showed it. */
 type Render = (path: string) => Promise<{ page?: string; html: string }>;
 
 /**
@@ -26,8 +28,17 @@ export type PrerenderApi = {
 export const prerenderApi = (config: ResolvedConfig) =>
   config.plugins.find((plugin) => plugin.name === 'prerender')?.api as PrerenderApi;
 
-/** Each HTML entry and the path it prerenders. */
-const pages: Record<string, string> = { 'index.html': '/', '404.html': '/404' };
+/** An HTML entry's page: the path it prerenders, and the id of the route that path must show. */
+export type Page = { path: string; route: string };
+
+/**
+ * Each HTML entry at the project's root and its page. A path that no route claims shows the
+ * catch-all, the not-found page: the build fails unless that is the entry's own route.
+ */
+const sitePages: Record<string, Page> = {
+  'index.html': { path: '/', route: 'landing' },
+  '404.html': { path: '/404', route: 'not-found' },
+};
 const SERVER_OUT_DIR = 'build/prerender';
 
 /**
@@ -44,7 +55,7 @@ const loadFailure: HtmlTagDescriptor = {
   injectTo: 'body',
 };
 
-export function prerender(): Plugin {
+export function prerender(pages = sitePages): Plugin {
   let root = process.cwd();
   const api: PrerenderApi = {};
   return {
@@ -66,7 +77,16 @@ export function prerender(): Plugin {
         },
       },
     }),
-    configResolved: (config) => void (root = config.root),
+    configResolved(config) {
+      root = config.root;
+      if (config.command !== 'build') return;
+      const unlisted = readdirSync(root).filter((file) => file.endsWith('.html') && !(file in pages));
+      if (unlisted.length > 0)
+        throw new Error(
+          `prerender: ${unlisted.join(', ')} at the root has no page in vite/prerender.ts (pages): ` +
+            'give it its path and route there, and the route in src/app/routes.tsx',
+        );
+    },
     async buildApp(builder) {
       const serverOutDir = resolve(root, builder.environments.ssr.config.build.outDir);
       try {
@@ -96,10 +116,15 @@ export function prerender(): Plugin {
         const page = pages[path.replace(/^\//, '')];
         if (page === undefined) throw new Error(`prerender: ${path} is not a page (vite/prerender.ts, pages)`);
         if (!api.render) throw new Error('prerender: no server build (run `vite build`)');
-        const { html } = await api.render(page);
+        const { page: shown, html } = await api.render(page.path);
+        if (shown !== page.route)
+          throw new Error(
+            `prerender: ${path} renders ${page.path}, which shows the route "${shown}", not its own ` +
+              `"${page.route}": add that route to src/app/routes.tsx`,
+          );
         return [
           { tag: 'div', attrs: { id: 'root' }, children: html, injectTo: 'body-prepend' },
-          ...(page === '/' ? [loadFailure] : []),
+          ...(page.path === '/' ? [loadFailure] : []),
         ];
       },
     },

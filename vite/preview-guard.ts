@@ -3,7 +3,7 @@
  * must name the live project (PRODUCTION_SUPABASE_URL, not secret, set for every environment)
  * and be built against another one; docs/deploy.md says how on each host.
  */
-import type { Env } from './env-check.ts';
+import type { Env } from './env-types.ts';
 
 /** The host's own word that this build is a preview, or undefined for production and local builds. */
 export function previewHost(env: Env): string | undefined {

@@ -27,3 +27,11 @@ describe('upgrade-insecure-requests', () => {
     expect(others(local)).toEqual(others(deployed));
   });
 });
+
+describe('the headers every host sends', () => {
+  it("keep the site's files to its own pages: Cross-Origin-Resource-Policy same-origin, beside COOP", () => {
+    const headers = new Map(securityHeaders(deployed, inline, 'this-host'));
+    expect(headers.get('Cross-Origin-Resource-Policy')).toBe('same-origin');
+    expect(headers.get('Cross-Origin-Opener-Policy')).toBe('same-origin');
+  });
+});

@@ -7,6 +7,8 @@
  */
 import { writeFileSync } from 'node:fs';
 import type { Plugin } from 'vite';
+import { envCheckApi, type EnvCheckApi } from './env-check.ts';
+import type { Hsts } from './env-types.ts';
 import { headersFile, nginxHeadersPath, nginxSnippet } from './header-files.ts';
 import { inlineTexts } from './html-edit.ts';
 import { cspHash, sonnerCss } from './sonner-style-hash.ts';
@@ -63,9 +65,6 @@ export const inlineElements = (pages: string[]): Inline => ({
   scripts: pages.flatMap((html) => inlineTexts(html, 'script')),
 });
 
-/** Strict-Transport-Security: two years; `includeSubDomains; preload` only when asked for (docs/deploy.md, "HSTS"). */
-export type Hsts = 'preload' | 'this-host';
-
 /** Hash sources, sorted: the policy does not depend on the order the pages were written in. */
 const sources = (texts: string[]) => [...new Set(texts.map((text) => ` '${cspHash(text)}'`))].sort().join('');
 
@@ -74,10 +73,9 @@ export type Origins = { supabase: string; site: string };
 
 /**
  * A build for this machine names a plain-http origin (vite/env-check.ts allows http on loopback
- * only): its pages are served from 127.0.0.1 over http, or it talks to a local Supabase.
- * WebKit applies upgrade-insecure-requests to loopback too (Chromium and Firefox do not), and
- * would send such a page's scripts and API calls to https, where nothing answers. A deployed
- * build names https origins only and keeps the directive.
+ * only): its pages are served from 127.0.0.1 over http, or it talks to a local Supabase. Its CSP
+ * leaves out upgrade-insecure-requests (docs/architecture.md, "Content-Security-Policy and
+ * headers", says why); a deployed build names https origins only and keeps the directive.
  */
 export const forLocalUse = (origins: Origins) =>
   [origins.supabase, origins.site].some((origin) => new URL(origin).protocol === 'http:');
@@ -109,6 +107,8 @@ export function securityHeaders(origins: Origins, inline: Inline, hsts: Hsts): [
     ['Permissions-Policy', deniedFeatures.map((feature) => `${feature}=()`).join(', ')],
     ['Strict-Transport-Security', `max-age=63072000${hsts === 'preload' ? '; includeSubDomains; preload' : ''}`],
     ['Cross-Origin-Opener-Policy', 'same-origin'],
+    // No other site may embed the site's files (scripts, images) in its pages.
+    ['Cross-Origin-Resource-Policy', 'same-origin'],
     ['X-Frame-Options', 'DENY'],
   ];
 }
@@ -116,15 +116,19 @@ export function securityHeaders(origins: Origins, inline: Inline, hsts: Hsts): [
 /**
  * Emits `_headers` next to the pages and writes the nginx lines beside the output folder, hashing
  * the <style> and <script> elements the pages carry; after every other plugin has written the
- * pages (order: 'post').
+ * pages (order: 'post'). The origins and HSTS setting are vite/env-check.ts's checked values.
  */
-export function securityHeadersFiles(env: { supabaseUrl?: string; siteUrl?: string; hsts: Hsts }): Plugin {
+export function securityHeadersFiles(): Plugin {
   let nginxLines: string | undefined;
+  let envCheck: EnvCheckApi | undefined;
   return {
     name: 'security-headers',
     apply: 'build',
     enforce: 'post',
     applyToEnvironment: (environment) => environment.name === 'client',
+    configResolved(config) {
+      envCheck = envCheckApi(config);
+    },
     generateBundle: {
       order: 'post',
       handler(_options, bundle) {
@@ -132,7 +136,8 @@ export function securityHeadersFiles(env: { supabaseUrl?: string; siteUrl?: stri
           file.type === 'asset' && file.fileName.endsWith('.html') ? [String(file.source)] : [],
         );
         const inline = inlineElements(pages);
-        if (!env.supabaseUrl || !env.siteUrl)
+        const env = envCheck?.checked;
+        if (!env?.supabaseUrl || !env.siteUrl)
           throw new Error('security-headers: no Supabase or site URL (vite/env-check.ts runs first)');
         const headers = securityHeaders({ supabase: env.supabaseUrl, site: env.siteUrl }, inline, env.hsts);
         this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(headers) });

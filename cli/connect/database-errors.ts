@@ -3,7 +3,7 @@ import { UsageError } from '../terminal.ts';
 import { CONNECT_TIMEOUT_MS, QUERY_TIMEOUT_MS } from './database.ts';
 
 /** The command supabase/README.md documents for applying the migrations. */
-export const APPLY_MIGRATIONS = 'npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL"';
+export const APPLY_MIGRATIONS = 'npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL" --yes';
 
 const UNVERIFIED = new Set([
   'SELF_SIGNED_CERT_IN_CHAIN',

@@ -1,5 +1,5 @@
 /**
- * The database's half, as the owner, with DATABASE_URL (cli/connect/database.ts). Every wait ends within
+ * The database's half, as the owner, with DATABASE_URL (verified as cli/connect/database.ts does). Every wait ends within
  * the bound: the connection is cut when it runs out, and the server stops any statement first.
  * Read-only: the session refuses to write.
  */

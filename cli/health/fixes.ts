@@ -1,7 +1,6 @@
 /** Fixes more than one check names, worded once. */
 
-/** How supabase/README.md applies the migrations ("Deploy to Supabase"), from the clone's root. */
-export const APPLY_MIGRATIONS = 'npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL"';
+export { APPLY_MIGRATIONS } from '../connect/database-errors.ts';
 
 export const RESTORE_PROJECT =
   'Open the project in the Supabase dashboard: if it says paused (a Free-plan project is paused after 7 days ' +

@@ -11,6 +11,7 @@ export const SECURITY_HEADERS = [
   'permissions-policy',
   'strict-transport-security',
   'cross-origin-opener-policy',
+  'cross-origin-resource-policy',
   'x-frame-options',
 ];
 

@@ -1,7 +1,6 @@
-/** What export reads: one snapshot for the CSV and its counts, so "left out" is exact. */
+/** What export reads: one snapshot for the CSV and its count, so "left out" is exact. */
 import type pg from 'pg';
 import { csvSource } from '../seal/csv.ts';
-import { keySignups } from './signups.ts';
 
 export type ExportChoice = { all: boolean; spreadsheet: boolean };
 
@@ -13,16 +12,9 @@ const EVERY_SIGNUP = `(select w.id, k.step, k.sealed, w.email, w.created_at
 export const exportSource = ({ all }: ExportChoice): string =>
   csvSource(all ? EVERY_SIGNUP : 'private.mailable_signups');
 
-/**
- * Opens the snapshot and returns the number of signups in it. Signups without a key (added with
- * the triggers off) escape the do-not-email list, so they are keyed first, in the same transaction.
- */
+/** Opens the snapshot the export reads, and returns the number of signups in it. */
 export async function beginExport(db: pg.Client): Promise<number> {
-  await db.query('begin isolation level repeatable read');
-  const { rows } = await db.query<{ signups: number; keyed: number }>(
-    `select (select count(*)::int from public.waiting_list) as signups,
-            (select count(*)::int from private.waiting_list_keys) as keyed`,
-  );
-  if (rows[0].keyed !== rows[0].signups) await keySignups(db);
+  await db.query('begin isolation level repeatable read read only');
+  const { rows } = await db.query<{ signups: number }>('select count(*)::int as signups from public.waiting_list');
   return rows[0].signups;
 }

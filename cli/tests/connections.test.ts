@@ -3,7 +3,9 @@
  * certificate, SMTP servers without STARTTLS or with an unknown CA, a host that never answers,
  * URLs that do not parse. WAITLIST_NO_LOOPBACK_EXEMPTION=1 makes 127.0.0.1 count as remote.
  */
+import { rmSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
+import { dirname } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { letterArgs } from './notify-letter';
 import { useOwnDatabase } from './own-database';
@@ -24,7 +26,10 @@ beforeAll(async () => {
   certificates = makeCertificates();
   front = await tlsFront(`${db.info.host}/.s.PGSQL.${db.info.port}`, certificates);
 });
-afterAll(() => front.close());
+afterAll(() => {
+  front.close();
+  rmSync(dirname(certificates.caFile), { recursive: true, force: true });
+});
 
 describe('the database connection', () => {
   const url = (host: string, query = '') => `postgresql://postgres@${host}:${front.port}/cli_connections${query}`;

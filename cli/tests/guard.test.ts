@@ -29,7 +29,7 @@ describe('limits', () => {
     await db.owner.query(`update private.signup_limits set per_day = 1000 where scope = 'ipv4'`);
   });
 
-  it('limits lists the pg_cron jobs where the migration could schedule them, and warns of nothing', async () => {
+  it('lists the pg_cron jobs where the migration could schedule them, and warns of nothing', async () => {
     const { stdout, stderr } = await waitlist(['limits'], { DATABASE_URL: ownerUrl(inject('database')) });
     expect(stdout).toMatch(
       /\nwaitlist-purge-job-history +30 3 \* \* \*\nwaitlist-seal-pending +5 \* \* \* \*\nwaitlist-seal-ratchet +0 \* \* \* \*\nwaitlist-signup-guard-upkeep +\* \* \* \* \*\n$/,

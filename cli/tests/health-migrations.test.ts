@@ -16,7 +16,7 @@ const files = readdirSync(new URL('../../supabase/migrations/', import.meta.url)
 const newest = files.at(-1)!;
 /** The migration that seals the list (its functions are what a later file is least likely to recreate). */
 const sealed = files.find((file) => file.endsWith('_sealed_list.sql'))!;
-const APPLY = 'Fix: Apply them from this clone: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL"';
+const APPLY = 'Fix: Apply them from this clone: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL" --yes';
 
 describe('waitlist health, migrations', () => {
   it("reads the Supabase CLI's history table where there is one", async () => {

@@ -100,7 +100,7 @@ describe('a sealed list', () => {
     expect(wrong.stderr).toContain('does not open this list');
   });
 
-  it('seals rows that arrived with triggers off (a data-only restore) at the next owner command (export)', async () => {
+  it('seals rows that arrived with triggers off (a data-only restore) at the next count, naming nothing after', async () => {
     const admin = await connect({ ...inject('database'), database: 'cli_sealed' }, SUPERUSER);
     try {
       await admin.query(`set session_replication_role = replica`);
@@ -109,9 +109,10 @@ describe('a sealed list', () => {
       await admin.end();
     }
     expect(await plaintextRows()).toBe(1);
+    expect((await waitlist(['count'])).stderr).toBe('');
+    expect(await plaintextRows()).toBe(0);
     const { stdout } = await waitlist(['export'], { WAITLIST_RECOVERY_KEY: key });
     expect(exported(stdout)).toContain('Restored@Example.com');
-    expect(await plaintextRows()).toBe(0);
   });
 
   it('keys rotate seals everything again under a new key; the old key opens nothing', async () => {

@@ -2,7 +2,7 @@
 import { domainToUnicode } from 'node:url';
 import type { Client } from 'pg';
 import { checkEmail } from '../../src/features/waitlist/email';
-import { emailExamples } from '../../src/features/waitlist/email-examples';
+import { emailExamples } from '../../src/test/email-examples';
 
 export const TRICKY = ['-dash@example.com', '+plus@example.com', 'a,comma@example.com'];
 

@@ -60,7 +60,7 @@ describe('a database without the migrations', () => {
     const { code, stdout, stderr } = await waitlist([command]);
     expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
     expect(stderr).toContain(
-      'its migrations are not applied. Apply them: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL"',
+      'its migrations are not applied. Apply them: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL" --yes',
     );
   });
 });

@@ -1,8 +1,9 @@
 import { screen, waitFor, within } from '@testing-library/react';
 import { execFileSync } from 'node:child_process';
-import { holdEarlySubmits } from '../features/waitlist/early-submit';
-import { loadFormCode } from '../features/waitlist/form-code';
-import { messages } from '../features/waitlist/messages';
+import { holdEarlySubmits } from '../features/waitlist/early-submit/early-submit';
+import { loadFormCode } from '../features/waitlist/early-submit/form-code';
+import { buttonLabels } from '../features/waitlist/texts/button-labels';
+import { messages } from '../features/waitlist/texts/messages';
 import { recordWaitlistRequests } from '../test/waitlist-requests';
 
 const outDir = 'build/hydration-test';
@@ -52,12 +53,12 @@ it('hydrates the form island over a submit the first script held, carries it out
   field.value = 'early@example.com';
   field.form!.requestSubmit();
   field.form!.requestSubmit();
-  expect(screen.getByRole('button', { name: 'SECURING ACCESS...' })).toBeDisabled();
+  expect(screen.getByRole('button', { name: buttonLabels.sending })).toBeDisabled();
 
   const toast = await screen.findByText(messages.added.title);
   expect(within(toast.closest('[data-sonner-toast]')!).getByText(messages.added.description)).toBeInTheDocument();
   await waitFor(() => expect(field).toHaveValue(''));
-  expect(screen.getByRole('button', { name: 'JOIN WAITING LIST' })).toBeEnabled();
+  expect(screen.getByRole('button', { name: buttonLabels.idle })).toBeEnabled();
   expect(requests).toHaveLength(1);
   expect(await requests[0].json()).toEqual({ email: 'early@example.com' });
   // The page around the island is untouched: still the prerendered headline.

@@ -1,8 +1,8 @@
 import { StrictMode } from 'react';
 import { hydrateRoot } from 'react-dom/client';
 import { WAITLIST_ISLAND_ID } from '../features/waitlist/dom-ids';
-import { receiveHandover, type EarlySubmitHandover } from '../features/waitlist/early-submit';
-import { WaitlistRoot } from '../features/waitlist/waitlist-root';
+import { receiveHandover, type EarlySubmitHandover } from '../features/waitlist/early-submit/early-submit';
+import { WaitlistRoot } from '../features/waitlist/components/waitlist-root';
 
 /**
  * The page's one island: hydrates the prerendered waitlist form alone (React, React Query,

@@ -2,7 +2,7 @@ import { BlinkingCursor } from '../features/launch/blinking-cursor';
 import { ProductDescription } from '../features/launch/product-description';
 import { StatusLines } from '../features/launch/status-lines';
 import { TerminalIntro } from '../features/launch/terminal-intro';
-import { WaitlistIsland } from '../features/waitlist/waitlist-island';
+import { WaitlistIsland } from '../features/waitlist/components/waitlist-island';
 import styles from './page.module.css';
 
 /** docs/product.md §2, top to bottom. */

@@ -1,11 +1,11 @@
 /**
  * The database and the client hold email addresses to one rule: both are tested against the
- * same table of examples (src/features/waitlist/email-examples.ts).
+ * same table of examples (src/test/email-examples.ts).
  */
 import { describe, expect, inject, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
 import { checkEmail, EMAIL_SHAPE } from '../../src/features/waitlist/email';
-import { emailExamples } from '../../src/features/waitlist/email-examples';
+import { emailExamples } from '../../src/test/email-examples';
 import { insertEmail, refusal } from './api-request';
 import { connect } from './database';
 import { storedAs } from './sealed';

@@ -1,5 +1,5 @@
 import { checkEmail } from './email';
-import { emailExamples } from './email-examples';
+import { emailExamples } from '../../test/email-examples';
 
 describe('checkEmail (docs/product.md §5)', () => {
   it.each(['', ' ', '   \t '])('asks for an address when the field holds %j', (input) => {

@@ -1,13 +1,15 @@
 import { act, screen, within } from '@testing-library/react';
 import { delay, http, HttpResponse } from 'msw';
-import { server } from '../../../mocks/node';
-import { renderWithRouter } from '../../test/render-with-router';
-import { recordWaitlistRequests } from '../../test/waitlist-requests';
+import { server } from '../../../../mocks/node';
+import { renderWithRouter } from '../../../test/render-with-router';
+import { recordWaitlistRequests } from '../../../test/waitlist-requests';
 import { WaitlistRoot } from './waitlist-root';
-import { messages, type ToastMessage } from './messages';
+import { buttonLabels } from '../texts/button-labels';
+import { messages, type ToastMessage } from '../texts/messages';
 
 const field = () => screen.getByRole('textbox', { name: 'Email address' });
-const button = () => screen.getByRole('button', { name: /JOIN WAITING LIST|SECURING ACCESS\.\.\./ });
+const button = () =>
+  screen.getByRole('button', { name: (name) => name === buttonLabels.idle || name === buttonLabels.sending });
 
 async function findToast({ title, description }: ToastMessage) {
   const toast = (await screen.findByText(title)).closest('[data-sonner-toast]') as HTMLElement;
@@ -29,7 +31,7 @@ describe('the waitlist form', () => {
     expect(field()).toHaveAttribute('type', 'email');
     expect(field()).toHaveAttribute('autocomplete', 'email');
     expect(field()).toBeEnabled();
-    expect(button()).toHaveTextContent('JOIN WAITING LIST');
+    expect(button()).toHaveTextContent(buttonLabels.idle);
     expect(button()).toBeEnabled();
     expect(screen.getByText('Early access • Priority notifications • Exclusive updates')).toBeInTheDocument();
   });
@@ -42,12 +44,12 @@ describe('the waitlist form', () => {
       }),
     );
     await submit('ada@example.com');
-    expect(button()).toHaveTextContent('SECURING ACCESS...');
+    expect(button()).toHaveTextContent(buttonLabels.sending);
     expect(button()).toBeDisabled();
     expect(field()).toBeDisabled();
     await findToast(messages.added);
     expect(field()).toHaveValue('');
-    expect(button()).toHaveTextContent('JOIN WAITING LIST');
+    expect(button()).toHaveTextContent(buttonLabels.idle);
     expect(field()).toBeEnabled();
   });
 

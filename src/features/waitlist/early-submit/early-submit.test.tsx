@@ -7,7 +7,7 @@ import {
   receiveHandover,
   showSending,
 } from './early-submit';
-import { WaitlistFormView } from './waitlist-form-view';
+import { WaitlistFormView } from '../components/waitlist-form-view';
 
 /** The form as the server renders it, placed in the document. */
 function place(markup: string) {

@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import { insertEmail } from './insert-email';
-import { messages } from './messages';
-import { notify } from './notify';
+import { messages } from '../texts/messages';
+import { showToast } from '../components/show-toast';
 
 /**
  * The one mutation of the site: insert, then tell the visitor how it went (docs/product.md §8).
@@ -14,12 +14,12 @@ export function useJoinWaitlist({ onAdded, onAnswered }: { onAdded: () => void; 
     mutationKey: ['waitlist', 'join'],
     mutationFn: insertEmail,
     onSuccess: (outcome) => {
-      notify(outcome === 'added' ? messages.added : messages.alreadyRegistered);
+      showToast(outcome === 'added' ? messages.added : messages.alreadyRegistered);
       if (outcome === 'added') onAdded();
     },
     onError: (error) => {
       console.error('Could not join the waiting list:', error);
-      notify(messages.failed);
+      showToast(messages.failed);
     },
     onSettled: onAnswered,
   });

@@ -1,10 +1,10 @@
 import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
-import { connectEarlySubmit, holdingSending } from './early-submit';
-import { checkEmail } from './email';
+import { connectEarlySubmit, holdingSending } from '../early-submit/early-submit';
+import { checkEmail } from '../email';
 import { WaitlistFormView } from './waitlist-form-view';
-import { messages } from './messages';
-import { notify } from './notify';
-import { useJoinWaitlist } from './use-join-waitlist';
+import { messages } from '../texts/messages';
+import { showToast } from './show-toast';
+import { useJoinWaitlist } from '../api/use-join-waitlist';
 
 /** docs/product.md §4: idle ⇄ submitting; the field is cleared only when the address was added. */
 export function WaitlistForm() {
@@ -34,7 +34,7 @@ export function WaitlistForm() {
     const check = checkEmail(address);
     setInvalid(!check.ok);
     if (!check.ok) {
-      notify(check.problem === 'required' ? messages.emailRequired : messages.invalidEmail);
+      showToast(check.problem === 'required' ? messages.emailRequired : messages.invalidEmail);
       input.current?.focus();
       return;
     }

@@ -1,6 +1,7 @@
-import { checkEmail } from './email';
-import { buttonLabels } from './button-labels';
-import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from './dom-ids';
+import { checkEmail } from '../email';
+import { buttonLabels } from '../texts/button-labels';
+import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from '../dom-ids';
+import { noteSubmit, reloadCarrying, takeCarried } from './reload-carrying';
 
 /**
  * Submits that come before the form's code (docs/architecture.md, "Early submits"). The page's first script
@@ -14,10 +15,14 @@ import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from './dom-ids';
  * it (form-code.ts → hydrateWaitlist), never through anything another script could reach.
  */
 
-/** What the first script hands the island: whether a held submit shows as sending, and taking over. */
+/**
+ * What the first script hands the island: whether a held submit shows as sending, taking over,
+ * and the reload that sends an address again when a fetch of the form's code fails (reload-carrying.ts).
+ */
 export type EarlySubmitHandover = {
   holdingSending: () => boolean;
   connect: (carryOut: (address: string) => void) => () => void;
+  reloadCarrying: (address: string) => Promise<boolean>;
 };
 
 let started = false;
@@ -29,9 +34,15 @@ function holdSubmit(event: SubmitEvent) {
   const form = event.target;
   if (!(form instanceof HTMLFormElement) || form.id !== WAITLIST_FORM_ID) return;
   event.preventDefault();
+  noteSubmit();
   if (connected) return; // the form's own handler takes it
-  const field = form.elements.namedItem('email') as HTMLInputElement;
-  held = field.value; // a later submit replaces one still held: the visitor's latest intent counts
+  hold(form, field(form).value); // a later submit replaces one still held: the visitor's latest intent counts
+}
+
+const field = (form: HTMLFormElement) => form.elements.namedItem('email') as HTMLInputElement;
+
+function hold(form: HTMLFormElement, address: string) {
+  held = address;
   if (checkEmail(held).ok) showSending(form);
   document.getElementById(LOAD_FAILURE_ID)?.setAttribute('hidden', '');
   onHold();
@@ -51,19 +62,34 @@ export function showSending(form: HTMLFormElement, sending = true) {
 /**
  * Started by the first script, before anything else: window's capture phase sees every submit
  * first. `fetchCode` runs on every held submit: it (re)starts fetching whatever the form needs.
+ * A submit carried across a reload (reload-carrying.ts) is back in the field and held at once.
  */
 export function holdEarlySubmits(fetchCode: () => void) {
   if (started) return;
   started = true;
   onHold = fetchCode;
   addEventListener('submit', holdSubmit, true);
+  const form = document.getElementById(WAITLIST_FORM_ID);
+  const carried = takeCarried();
+  if (carried === undefined || !(form instanceof HTMLFormElement)) return;
+  field(form).value = carried;
+  hold(form, carried);
 }
 
 /**
- * The form's code could not be fetched: the held submit is given back (idle again, the address
- * still typed) and the visitor is told; the next submit is held again and tries again.
+ * The form's code could not be fetched for the held submit: the page reloads to send it
+ * (reload-carrying.ts decides), or the submit is given back.
  */
-export function releaseHeldSubmit() {
+export async function retryHeldSubmit() {
+  if (connected || held === undefined) return;
+  if (!(await reloadCarrying(held))) releaseHeldSubmit();
+}
+
+/**
+ * No reload: the held submit is given back (idle again, the address still typed) and the
+ * visitor is told; the next submit is held again and tries again.
+ */
+function releaseHeldSubmit() {
   if (connected || held === undefined) return;
   held = undefined;
   const form = document.getElementById(WAITLIST_FORM_ID);
@@ -84,6 +110,7 @@ export const handover: EarlySubmitHandover = {
     if (address !== undefined) carryOut(address);
     return () => void (connected = false);
   },
+  reloadCarrying,
 };
 
 /** The island's half: the first script's handover, once the island has been given it. */
@@ -94,6 +121,9 @@ export const receiveHandover = (from: EarlySubmitHandover) => void (firstScript 
 
 /** Whether a held submit shows as sending (the form's code then starts in that state). */
 export const holdingSending = () => firstScript?.holdingSending() ?? false;
+
+/** reloadCarrying (reload-carrying.ts) from the island; where no first script runs, never a reload. */
+export const resendByReload = (address: string) => firstScript?.reloadCarrying(address) ?? Promise.resolve(false);
 
 /**
  * The form's code takes over submits from here on; `carryOut` gets the address of the submit

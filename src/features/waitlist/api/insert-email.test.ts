@@ -1,6 +1,6 @@
 import { http, HttpResponse } from 'msw';
-import { server } from '../../../mocks/node';
-import { recordWaitlistRequests } from '../../test/waitlist-requests';
+import { server } from '../../../../mocks/node';
+import { recordWaitlistRequests } from '../../../test/waitlist-requests';
 import { insertEmail, outcomeOf } from './insert-email';
 
 const postgrestError = (code: string, message: string) => ({ code, details: null, hint: null, message });

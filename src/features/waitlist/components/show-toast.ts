@@ -1,5 +1,5 @@
 import { toast } from 'sonner';
-import type { ToastKind, ToastMessage } from './messages';
+import type { ToastKind, ToastMessage } from '../texts/messages';
 
 const show: Record<ToastKind, typeof toast.error> = {
   destructive: toast.error,
@@ -7,6 +7,6 @@ const show: Record<ToastKind, typeof toast.error> = {
   success: toast.success,
 };
 
-export function notify({ kind, title, description }: ToastMessage) {
+export function showToast({ kind, title, description }: ToastMessage) {
   show[kind](title, { description });
 }

@@ -1,6 +1,6 @@
 import type { FormEvent, Ref } from 'react';
-import { WAITLIST_FORM_ID } from './dom-ids';
-import { buttonLabels } from './button-labels';
+import { WAITLIST_FORM_ID } from '../dom-ids';
+import { buttonLabels } from '../texts/button-labels';
 import styles from './waitlist-form.module.css';
 
 type Props = {

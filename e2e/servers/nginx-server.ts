@@ -1,26 +1,24 @@
 /**
  * Serves the e2e build with nginx for the Playwright project "nginx", with the files that ship in
- * deploy/nginx/: every server includes site.conf and tls.conf as production does; only the
- * listen lines, the name, the certificate (self-signed, made here) and the paths are the test's.
- * - NGINX_PORT: the site on plain HTTP, for the host and header specs.
- * - NGINX_HTTP_PORT and NGINX_TLS_PORT: coming-soon.conf's four servers, on loopback ports.
+ * deploy/nginx/:
+ * - NGINX_HTTP_PORT and NGINX_TLS_PORT: coming-soon.conf itself, its four servers on loopback
+ *   ports, with the test's name, certificate (self-signed, made here) and paths (nginx-conf.ts).
+ * - NGINX_PORT: the site on plain HTTP (root, headers, site.conf), for the host and header specs.
  * Playwright starts its web servers one after the other, this one after the "build" project's,
  * which builds build/e2e first (playwright.config.ts). Runs nginx in the foreground until stopped.
- * Usage: tsx e2e/nginx-server.ts
+ * Usage: tsx e2e/servers/nginx-server.ts
  */
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
-import { nginxHeadersPath } from '../vite/header-files';
-import { NGINX_HTTP_PORT, NGINX_PORT, NGINX_SERVER_NAME, NGINX_TLS_PORT } from './ports';
+import { nginxHeadersPath } from '../../vite/header-files';
+import { NGINX_HTTP_PORT, NGINX_PORT, NGINX_SERVER_NAME, NGINX_TLS_PORT } from '../ports';
+import { quoted, testServers } from './nginx-conf';
 
 const site = resolve('build/e2e');
 const headers = nginxHeadersPath(site);
-/** A path as one nginx argument, whatever it holds (spaces, quotes, semicolons). */
-const quoted = (path: string) => JSON.stringify(path);
-const include = (file: string) => `include ${quoted(file)};`;
-const shipped = (file: string) => include(resolve('deploy/nginx', file));
+const shipped = resolve('deploy/nginx');
 
 const nginx = ['/usr/sbin/nginx', '/usr/bin/nginx'].find(existsSync);
 if (!nginx) throw new Error("nginx is not installed: 'apt-get install -y nginx' (Debian), as .ci/run does.");
@@ -38,11 +36,17 @@ execFileSync(
   { stdio: 'ignore' },
 );
 
-const server = (...lines: string[]) => ['server {', ...lines.map((line) => `  ${line}`), '}'].join('\n');
-const theSite = [`root ${quoted(site)};`, include(headers), shipped('site.conf')];
-const http = `listen 127.0.0.1:${NGINX_HTTP_PORT}`;
-const tls = `listen 127.0.0.1:${NGINX_TLS_PORT} ssl http2`;
+const include = (file: string) => `include ${quoted(file)};`;
 const temp = (name: string) => `${name} ${quoted(join(dir, name))};`;
+const shippedServers = testServers(readFileSync(join(shipped, 'coming-soon.conf'), 'utf8'), {
+  ports: { 80: NGINX_HTTP_PORT, 443: NGINX_TLS_PORT },
+  serverName: NGINX_SERVER_NAME,
+  certificate: cert,
+  certificateKey: key,
+  root: site,
+  headers,
+  shipped,
+});
 
 writeFileSync(
   join(dir, 'nginx.conf'),
@@ -59,20 +63,15 @@ writeFileSync(
     'include /etc/nginx/mime.types;',
     'default_type application/octet-stream;',
     'access_log off;',
-    'server_tokens off;',
     ['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((name) => temp(`${name}_temp_path`)).join('\n'),
-    server(`listen 127.0.0.1:${NGINX_PORT};`, ...theSite),
-    server(`${http} default_server;`, 'return 444;'),
-    server(`${tls} default_server;`, 'ssl_reject_handshake on;', shipped('tls.conf'), 'return 444;'),
-    server(`${http};`, `server_name ${NGINX_SERVER_NAME};`, 'return 301 https://$server_name$request_uri;'),
-    server(
-      `${tls};`,
-      `server_name ${NGINX_SERVER_NAME};`,
-      `ssl_certificate ${quoted(cert)};`,
-      `ssl_certificate_key ${quoted(key)};`,
-      shipped('tls.conf'),
-      ...theSite,
-    ),
+    'server {',
+    `listen 127.0.0.1:${NGINX_PORT};`,
+    `root ${quoted(site)};`,
+    include(headers),
+    include(join(shipped, 'site.conf')),
+    '}',
+    // Read inside http {}, as in production: it also turns server_tokens off for every server.
+    shippedServers,
     '}',
   ].join('\n'),
 );

@@ -1,4 +1,4 @@
-import { WAITLIST_ISLAND_ID } from './dom-ids';
+import { WAITLIST_ISLAND_ID } from '../dom-ids';
 import styles from './waitlist-island.module.css';
 import { WaitlistRoot } from './waitlist-root';
 
