@@ -3,7 +3,7 @@ import { withDatabase } from './connect/database.ts';
 import { limits, setLimit, type Limit } from './guard/limits.ts';
 import { allowedOrigins } from './guard/origins.ts';
 import { NO_UPKEEP, UPKEEP, upkeepJobs } from './guard/upkeep-jobs.ts';
-import { confirm, count, json, out, say, UsageError } from './terminal.ts';
+import { confirm, wholeNumber, json, out, say, UsageError } from './terminal.ts';
 
 type Options = { per10Minutes?: number; perDay?: number; json?: boolean; yes?: boolean };
 
@@ -56,8 +56,8 @@ export function limitsCommand(): Command {
       "Show the abuse guard's limits, the allowed origins and its pg_cron jobs; with a SCOPE and an option, change one.",
     )
     .argument('[scope]', 'the scope to change, e.g. ipv4')
-    .option('--per-10-minutes <n>', 'signups per network per 10-minute slot', count)
-    .option('--per-day <n>', 'signups per network per UTC day', count)
+    .option('--per-10-minutes <n>', 'signups per network per 10-minute slot', wholeNumber)
+    .option('--per-day <n>', 'signups per network per UTC day', wholeNumber)
     .option(
       '-y, --yes',
       'apply a limit that refuses every signup (0), or a day limit below the 10-minute one, without asking',

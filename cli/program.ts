@@ -13,7 +13,7 @@ import { exportCommand } from './export.ts';
 import { healthCommand } from './health.ts';
 import { keysCommand } from './keys.ts';
 import { limitsCommand } from './limits.ts';
-import { notifyCommand } from './notify.ts';
+import { notifyCommand } from './notify/command.ts';
 import { originsCommand } from './origins.ts';
 import { suppressCommand } from './suppress.ts';
 import { Cancelled, EXIT, EXIT_CODES, say, UsageError } from './terminal.ts';

@@ -62,7 +62,7 @@ export function readText(path: string, option: string): string {
 }
 
 /** commander's option parser for a whole number ≥ 0. */
-export function count(value: string): number {
+export function wholeNumber(value: string): number {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`not a whole number: ${JSON.stringify(value)}`);
   return Number(value);
 }

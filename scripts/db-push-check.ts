@@ -9,8 +9,8 @@
 import { execFile } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { promisify } from 'node:util';
-import { startCluster } from '../supabase/tests/cluster';
-import { connect, createSupabaseDatabase } from '../supabase/tests/database';
+import { startCluster } from '../supabase/harness/cluster';
+import { connect, createSupabaseDatabase } from '../supabase/harness/database';
 
 const run = promisify(execFile);
 const README = new URL('../supabase/README.md', import.meta.url);

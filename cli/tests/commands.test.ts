@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { storedAddresses, storedAs } from '../../supabase/tests/sealed';
+import { storedAddresses, storedAs } from '../../supabase/harness/sealed';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';

@@ -1,6 +1,6 @@
 /** The abuse guard's settings from the command line: limits and allowed origins, no psql. */
 import { describe, expect, inject, it } from 'vitest';
-import { ownerUrl } from '../../supabase/tests/database';
+import { ownerUrl } from '../../supabase/harness/database';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 

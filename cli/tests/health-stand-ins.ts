@@ -1,6 +1,6 @@
 /**
  * What `waitlist health` talks to, on this machine: the site (a page with the build's real
- * security headers, vite/security-headers.ts) and the data API (supabase/tests/postgrest-server.ts)
+ * security headers, vite/security-headers.ts) and the data API (supabase/harness/postgrest-server.ts)
  * in front of a test database. `run` is the command as the owner runs it, and asserts that it
  * left the list as it found it.
  */
@@ -8,10 +8,10 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { connect, type ConnectionInfo } from '../../supabase/tests/database';
-import { startPostgrest, type PostgrestServer } from '../../supabase/tests/postgrest-server';
+import { connect, type ConnectionInfo } from '../../supabase/harness/database';
+import { startPostgrest, type PostgrestServer } from '../../supabase/harness/postgrest-server';
 import { securityHeaders } from '../../vite/security-headers';
-import { ownerUrl } from '../../supabase/tests/database';
+import { ownerUrl } from '../../supabase/harness/database';
 import { waitlist, type Result } from './run-cli';
 
 export const KEY = 'sb_publishable_health-test-key';

@@ -3,7 +3,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'pg';
-import { storedAddresses } from '../../supabase/tests/sealed';
+import { storedAddresses } from '../../supabase/harness/sealed';
 
 export const TEXT = 'We launched.\n\nReply "unsubscribe" to hear no more from us.\n';
 

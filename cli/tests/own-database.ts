@@ -7,9 +7,9 @@
  */
 import type { Client } from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { SUPERUSER } from '../../supabase/tests/cluster';
-import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from '../../supabase/tests/database';
-import { migrate } from '../../supabase/tests/migrations';
+import { SUPERUSER } from '../../supabase/harness/cluster';
+import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from '../../supabase/harness/database';
+import { migrate } from '../../supabase/harness/migrations';
 
 export type OwnDatabase = { owner: Client; info: ConnectionInfo; url: string };
 

@@ -5,8 +5,8 @@
  */
 import { parse } from 'csv-parse/sync';
 import { describe, expect, inject, it } from 'vitest';
-import { SUPERUSER } from '../../supabase/tests/cluster';
-import { connect } from '../../supabase/tests/database';
+import { SUPERUSER } from '../../supabase/harness/cluster';
+import { connect } from '../../supabase/harness/database';
 import { formatRecoveryKey, newRecoveryKey } from '../seal/recovery-key';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';

@@ -1,10 +1,10 @@
 import { DatabaseError, type Client } from 'pg';
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
-import { enterRequest, insertEmail, refusal, type RequestContext } from './api-request';
-import { connect } from './database';
+import { enterRequest, insertEmail, refusal, type RequestContext } from '../harness/api-request';
+import { connect } from '../harness/database';
 import { countsOf, restoreClock, restoreShippedLimits, setClock, setLimit, SHIPPED_LIMITS } from './guard';
-import { postgrestAnswer } from './postgrest-answer';
+import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

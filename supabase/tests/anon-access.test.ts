@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
-import { apiRequest, insertEmail, refusal, type ApiRole } from './api-request';
-import { storedAs } from './sealed';
+import { apiRequest, insertEmail, refusal, type ApiRole } from '../harness/api-request';
+import { storedAs } from '../harness/sealed';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

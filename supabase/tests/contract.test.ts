@@ -9,9 +9,9 @@ import { allowedOrigins, magicAddresses } from '../../mocks/handlers';
 import { server } from '../../mocks/node';
 import { answers } from '../../mocks/postgrest';
 import { waitlistStore } from '../../mocks/waitlist-store';
-import { enterRequest, insertEmail } from './api-request';
+import { enterRequest, insertEmail } from '../harness/api-request';
 import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
-import { CREATED, postgrestAnswer, type HttpAnswer } from './postgrest-answer';
+import { CREATED, postgrestAnswer, type HttpAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

@@ -4,9 +4,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
-import { insertEmail, refusal, type RequestContext } from './api-request';
+import { insertEmail, refusal, type RequestContext } from '../harness/api-request';
 import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
-import { postgrestAnswer } from './postgrest-answer';
+import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

@@ -6,9 +6,9 @@ import { describe, expect, inject, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
 import { checkEmail, EMAIL_SHAPE } from '../../src/features/waitlist/email';
 import { emailExamples } from '../../src/test/email-examples';
-import { insertEmail, refusal } from './api-request';
-import { connect } from './database';
-import { storedAs } from './sealed';
+import { insertEmail, refusal } from '../harness/api-request';
+import { connect } from '../harness/database';
+import { storedAs } from '../harness/sealed';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

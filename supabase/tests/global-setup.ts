@@ -1,8 +1,8 @@
 import type { TestProject } from 'vitest/node';
-import { startCluster } from './cluster';
-import { connect, type ConnectionInfo } from './database';
-import { createWaitlistDatabase } from './migrations';
-import { sealList } from './sealed';
+import { startCluster } from '../harness/cluster';
+import { connect, type ConnectionInfo } from '../harness/database';
+import { createWaitlistDatabase } from '../harness/migrations';
+import { sealList } from '../harness/sealed';
 
 declare module 'vitest' {
   export interface ProvidedContext {

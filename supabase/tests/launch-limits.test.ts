@@ -4,10 +4,10 @@
  */
 import { afterEach, describe, expect, inject, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
-import { insertEmail, refusal } from './api-request';
-import { connect } from './database';
+import { insertEmail, refusal } from '../harness/api-request';
+import { connect } from '../harness/database';
 import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
-import { postgrestAnswer } from './postgrest-answer';
+import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

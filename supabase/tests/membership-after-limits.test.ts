@@ -7,10 +7,10 @@
 import type { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
-import { enterRequest, POSTGREST_INSERT, refusal } from './api-request';
-import { connect } from './database';
+import { enterRequest, POSTGREST_INSERT, refusal } from '../harness/api-request';
+import { connect } from '../harness/database';
 import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
-import { postgrestAnswer } from './postgrest-answer';
+import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

@@ -5,10 +5,10 @@
 import { DatabaseError } from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { answers, constraintNames } from '../../mocks/postgrest';
-import { apiRequest, insertEmail, POSTGREST_INSERT, type ApiRole } from './api-request';
+import { apiRequest, insertEmail, POSTGREST_INSERT, type ApiRole } from '../harness/api-request';
 import { countsOf, restoreClock, setClock } from './guard';
-import { postgrestAnswer, type HttpAnswer } from './postgrest-answer';
-import { storedAs } from './sealed';
+import { postgrestAnswer, type HttpAnswer } from '../harness/postgrest-answer';
+import { storedAs } from '../harness/sealed';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
-import { insertEmail, refusal } from './api-request';
+import { insertEmail, refusal } from '../harness/api-request';
 import { countsOf, restoreClock, setClock } from './guard';
-import { postgrestAnswer } from './postgrest-answer';
+import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

@@ -3,9 +3,9 @@
  * pg_cron job (every minute), even when no further signup arrives.
  */
 import { describe, expect, inject, it } from 'vitest';
-import { SUPERUSER } from './cluster';
-import { connect } from './database';
-import { migrate } from './migrations';
+import { SUPERUSER } from '../harness/cluster';
+import { connect } from '../harness/database';
+import { migrate } from '../harness/migrations';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();

@@ -11,9 +11,9 @@ import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { useOwnDatabase } from '../../cli/tests/own-database';
 import { waitlist } from '../../cli/tests/run-cli';
 import { LABELS } from '../../cli/seal/ratchet';
-import { insertEmail } from './api-request';
-import { SUPERUSER } from './cluster';
-import { connect } from './database';
+import { insertEmail } from '../harness/api-request';
+import { SUPERUSER } from '../harness/cluster';
+import { connect } from '../harness/database';
 
 const run = promisify(execFile);
 const NAME = 'thief';

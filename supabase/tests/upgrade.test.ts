@@ -6,9 +6,9 @@ import type { Client } from 'pg';
 import { describe, expect, inject, it } from 'vitest';
 import { waitlist } from '../../cli/tests/run-cli';
 import { constraintNames } from '../../mocks/postgrest';
-import { insertEmail, refusal } from './api-request';
-import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from './database';
-import { migrate } from './migrations';
+import { insertEmail, refusal } from '../harness/api-request';
+import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from '../harness/database';
+import { migrate } from '../harness/migrations';
 
 const ADDRESS_RULE = '20261125100100_one_mailbox_one_address.sql';
 const BROWSER_ORIGINS = '20261125100000_last_openings.sql';

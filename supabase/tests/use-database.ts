@@ -1,6 +1,6 @@
 import type { Client } from 'pg';
 import { afterAll, beforeAll, inject } from 'vitest';
-import { connect } from './database';
+import { connect } from '../harness/database';
 
 /** Per test file: `api` logs in as PostgREST does (authenticator), `owner` as the schema owner. */
 export function useDatabase() {

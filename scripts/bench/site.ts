@@ -8,7 +8,7 @@
  * - one user flow of a signup (scripts/bench/user-flow.ts): INP, and the form's code.
  * Writes Lighthouse's HTML report of every run and build/bench/lighthouse-summary.json.
  * Asserts nothing on the figures; exits 1 only if a step fails.
- * Usage: npx tsx scripts/bench.ts [--no-build] [--runs 3] [--port 4275] [--mock-port 4276]
+ * Usage: npx tsx scripts/bench/site.ts [--no-build] [--runs 3] [--port 4275] [--mock-port 4276]
  */
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
@@ -16,15 +16,15 @@ import { join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { chromium } from '@playwright/test';
-import { chromiumPath } from '../e2e/browser.ts';
-import { writeFloor } from './bench/floor.ts';
-import { runLighthouse, type Run } from './bench/lighthouse-run.ts';
-import { startMockBackend } from './bench/mock-backend.ts';
-import { medians, table } from './bench/report.ts';
-import { KEY_DELAY_MS, runUserFlow, type FlowFigures, type FlowRun } from './bench/user-flow.ts';
-import { quietWrangler } from './wrangler-env.ts';
+import { chromiumPath } from '../../e2e/browser.ts';
+import { writeFloor } from './floor.ts';
+import { runLighthouse, type Run } from './lighthouse-run.ts';
+import { startMockBackend } from './mock-backend.ts';
+import { medians, table } from './report.ts';
+import { KEY_DELAY_MS, runUserFlow, type FlowFigures, type FlowRun } from './user-flow.ts';
+import { quietWrangler } from '../wrangler-env.ts';
 
-const root = fileURLToPath(new URL('..', import.meta.url));
+const root = fileURLToPath(new URL('../..', import.meta.url));
 const { values } = parseArgs({
   options: {
     'no-build': { type: 'boolean', default: false },

@@ -2,13 +2,13 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { startCluster, type Cluster } from '../../supabase/tests/cluster';
-import { connect, type ConnectionInfo } from '../../supabase/tests/database';
-import { createWaitlistDatabase } from '../../supabase/tests/migrations';
-import { sealList } from '../../supabase/tests/sealed';
+import { startCluster, type Cluster } from '../../supabase/harness/cluster';
+import { connect, type ConnectionInfo } from '../../supabase/harness/database';
+import { createWaitlistDatabase } from '../../supabase/harness/migrations';
+import { sealList } from '../../supabase/harness/sealed';
 
 const run = promisify(execFile);
-export const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+export const MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 
 /** A month of hourly ratchet steps. */
 export const STEPS = 720;

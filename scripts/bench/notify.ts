@@ -1,5 +1,5 @@
 /**
- * npx tsx cli/bench/notify.ts [addresses] — `waitlist notify` of 100,000 addresses (default) to a
+ * npx tsx scripts/bench/notify.ts [addresses] — `waitlist notify` of 100,000 addresses (default) to a
  * loopback smtp-server that accepts and discards: messages per second and the tool's peak memory.
  */
 import { writeFileSync } from 'node:fs';
@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
-import { listOf, MAIN, measure } from './setup';
+import { listOf, MAIN, measure } from './list-setup';
 
 const ADDRESSES = Number(process.argv[2] ?? 100_000);
 const CONNECTIONS = 4;

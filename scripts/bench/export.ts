@@ -6,7 +6,7 @@
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { listOf, MAIN, measure, median, STEPS } from './setup';
+import { listOf, MAIN, measure, median, STEPS } from './list-setup';
 
 const ROWS = 1_000_000;
 const RUNS = 3;

@@ -10,11 +10,11 @@
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DatabaseError, type Client } from 'pg';
-import { insertEmail, refusal } from '../supabase/tests/api-request';
-import { startCluster, SUPERUSER } from '../supabase/tests/cluster';
-import { connect, type ConnectionInfo } from '../supabase/tests/database';
-import { createWaitlistDatabase } from '../supabase/tests/migrations';
-import { sealList } from '../supabase/tests/sealed';
+import { insertEmail, refusal } from '../../supabase/harness/api-request';
+import { startCluster, SUPERUSER } from '../../supabase/harness/cluster';
+import { connect, type ConnectionInfo } from '../../supabase/harness/database';
+import { createWaitlistDatabase } from '../../supabase/harness/migrations';
+import { sealList } from '../../supabase/harness/sealed';
 
 const INSERTS = 5_000;
 const DUPLICATES = 1_000;

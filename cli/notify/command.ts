@@ -1,8 +1,8 @@
 import { Command } from 'commander';
-import { dryRun, testMessage } from './notify/dry-run.ts';
-import { letter, mailbox } from './notify/letter.ts';
-import { run, type RunOptions } from './notify/run.ts';
-import { count, EXIT_CODES, requireYesOffTerminal, UsageError } from './terminal.ts';
+import { dryRun, testMessage } from './dry-run.ts';
+import { letter, mailbox } from './letter.ts';
+import { run, type RunOptions } from './run.ts';
+import { wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
 
 type Options = RunOptions & {
   from: string;
@@ -27,15 +27,15 @@ export function notifyCommand(): Command {
     .requiredOption('--text <file>', 'the plain-text body (UTF-8)')
     .option('--html <file>', 'an HTML body besides the plain text')
     .option('--reply-to <address>', 'where replies and unsubscribe requests go (default: --from)')
-    .option('--rate <n>', "messages per second at most (your provider's limit)", count)
+    .option('--rate <n>', "messages per second at most (your provider's limit)", wholeNumber)
     .option(
       '--limit <n>',
       'send to at most this many addresses in this run (staged sends, a new domain warming up)',
-      count,
+      wholeNumber,
     )
-    .option('--connections <n>', 'SMTP connections at once', count, 2)
-    .option('--retries <n>', 'attempts after a temporary refusal (4xx, dropped connection)', count, 5)
-    .option('--backoff <ms>', 'wait before the first retry, doubled each time', count, 2000)
+    .option('--connections <n>', 'SMTP connections at once', wholeNumber, 2)
+    .option('--retries <n>', 'attempts after a temporary refusal (4xx, dropped connection)', wholeNumber, 5)
+    .option('--backoff <ms>', 'wait before the first retry, doubled each time', wholeNumber, 2000)
     .option('--dry-run', 'connect, count, print one rendered message; send nothing')
     .option('--to <address>', 'send one test message to this address only, recorded nowhere')
     .option('--resend-uncertain', 'send again to the addresses a stopped run left uncertain')
