@@ -1,6 +1,7 @@
 /** The do-not-email list (private.do_not_email) and erasure: keyed hashes only, never addresses. */
 import type pg from 'pg';
 import type { Queryable } from './signups.ts';
+import { utcTimestamp } from './utc.ts';
 
 /** A signup of the address: `email` as stored, null once sealed. */
 export type Found = { email: string | null; signed_up_at: string };
@@ -10,7 +11,7 @@ const SAME_ADDRESS = 'select id from private.waiting_list_keys where address_has
 
 export async function signupsOf(db: Queryable, address: string): Promise<Found[]> {
   const { rows } = await db.query<Found>(
-    `select email, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as signed_up_at
+    `select email, ${utcTimestamp('created_at')} as signed_up_at
      from public.waiting_list where id in (${SAME_ADDRESS}) order by created_at`,
     [address],
   );

@@ -7,6 +7,7 @@
 import { Transform, type TransformCallback } from 'node:stream';
 import type { Fields } from './copy-binary.ts';
 import type { Opener, SealedRow } from './open.ts';
+import { utcTimestamp } from '../list/utc.ts';
 
 export type CsvOptions = {
   spreadsheet: boolean;
@@ -20,7 +21,7 @@ const BOM = '\ufeff';
 
 /** The COPY that feeds sealedCsv, from a relation with id, step, sealed, email and created_at. */
 export const csvSource = (from: string) =>
-  `copy (select id, step, sealed, email, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')
+  `copy (select id, step, sealed, email, ${utcTimestamp('created_at')}
          from ${from} order by created_at, id) to stdout with (format binary)`;
 
 const QUOTE = 0x22;

@@ -12,6 +12,7 @@ import { storedAddresses, storedAs } from '../../supabase/harness/sealed';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';
+import { utcTimestamp } from '../list/utc.ts';
 
 const db = useOwnDatabase('cli_commands');
 let recoveryKey = '';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   process.env.WAITLIST_RECOVERY_KEY = recoveryKey; // the commands' child processes inherit it
 });
 
-const UTC = `to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"')`;
+const UTC = utcTimestamp('created_at');
 const strict = (csv: string) =>
   parse(csv, { record_delimiter: '\r\n', relax_quotes: false, relax_column_count: false });
 

@@ -7,6 +7,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { listOf, MAIN, measure, median, STEPS } from './list-setup';
+import { utcTimestamp } from '../../cli/list/utc.ts';
 
 const ROWS = 1_000_000;
 const RUNS = 3;
@@ -15,7 +16,7 @@ const started = Date.now();
 const { cluster, info, url, recoveryKey } = await listOf(ROWS);
 console.error(`${ROWS} sealed signups over ${STEPS} steps loaded in ${Math.round((Date.now() - started) / 1000)} s`);
 try {
-  const copy = `\\copy (select id, step, sealed, email, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS"Z"') as signed_up_at from private.mailable_signups order by created_at, id) to '${csv}' csv header`;
+  const copy = `\\copy (select id, step, sealed, email, ${utcTimestamp('created_at')} as signed_up_at from private.mailable_signups order by created_at, id) to '${csv}' csv header`;
   const psql = [];
   const tool = [];
   for (let i = 0; i < RUNS; i += 1) {
