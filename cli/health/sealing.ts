@@ -25,7 +25,7 @@ export async function sealStatus(db: pg.Client | pg.PoolClient): Promise<SealSta
 export function sealingFaults(s: SealStatus): string[] {
   if (!s.sealing) {
     return [
-      `Not sealed: the ${plural(s.plaintext, 'address')} on the list are stored as typed, readable by whoever takes ` +
+      `Not sealed: the ${plural(s.plaintext, 'signup')} on the list are stored as typed, readable by whoever takes ` +
         'the database (npm run waitlist -- keys init).',
     ];
   }

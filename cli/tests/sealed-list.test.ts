@@ -50,7 +50,7 @@ describe('a sealed list', () => {
     const { code, stdout, stderr } = await waitlist(['count']);
     expect(code).toBe(0);
     expect(stderr).toBe(
-      `Warning: Not sealed: the ${stdout.trim()} addresses on the list are stored as typed, readable by whoever ` +
+      `Warning: Not sealed: the ${stdout.trim()} signups on the list are stored as typed, readable by whoever ` +
         'takes the database (npm run waitlist -- keys init).\n',
     );
   });
