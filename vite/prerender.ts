@@ -55,6 +55,18 @@ const loadFailure: HtmlTagDescriptor = {
   injectTo: 'body',
 };
 
+/**
+ * No frame before the page's root is parsed to its end: a browser may paint a part-parsed page
+ * (a slow connection, a busy machine), and the content is centred, so each later part would move
+ * what was painted, a layout shift. Chromium unblocks on the element's arrival, not its end tag:
+ * hence an empty marker right after the root. Other browsers ignore the link.
+ */
+const ROOT_END_ID = 'root-end';
+const paintWholeRoot: HtmlTagDescriptor[] = [
+  { tag: 'link', attrs: { rel: 'expect', href: `#${ROOT_END_ID}`, blocking: 'render' }, injectTo: 'head' },
+  { tag: 'template', attrs: { id: ROOT_END_ID }, injectTo: 'body-prepend' },
+];
+
 export function prerender(pages = sitePages): Plugin {
   let root = process.cwd();
   const api: PrerenderApi = {};
@@ -124,6 +136,7 @@ export function prerender(pages = sitePages): Plugin {
           );
         return [
           { tag: 'div', attrs: { id: 'root' }, children: html, injectTo: 'body-prepend' },
+          ...paintWholeRoot,
           ...(page.path === '/' ? [loadFailure] : []),
         ];
       },
