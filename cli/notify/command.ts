@@ -1,7 +1,6 @@
 import { Command } from 'commander';
-import { dryRun, testMessage } from './dry-run.ts';
 import { letter, mailbox } from './letter.ts';
-import { run, type RunOptions } from './run.ts';
+import type { RunOptions } from './run.ts';
 import { wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
 
 type Options = RunOptions & {
@@ -36,7 +35,7 @@ export function notifyCommand(): Command {
     .option('--connections <n>', 'SMTP connections at once', wholeNumber, 2)
     .option('--retries <n>', 'attempts after a temporary refusal (4xx, dropped connection)', wholeNumber, 5)
     .option('--backoff <ms>', 'wait before the first retry, doubled each time', wholeNumber, 2000)
-    .option('--dry-run', 'connect, count, print one rendered message; send nothing')
+    .option('--dry-run', 'connect, wholeNumber, print one rendered message; send nothing')
     .option('--to <address>', 'send one test message to this address only, recorded nowhere')
     .option('--resend-uncertain', 'send again to the addresses a stopped run left uncertain')
     .option('-y, --yes', 'do not ask before sending (required off a terminal)')
@@ -46,11 +45,12 @@ export function notifyCommand(): Command {
       if (options.connections < 1) throw new UsageError('--connections must be at least 1.');
       if (options.limit === 0) throw new UsageError('--limit must be at least 1.');
       const message = letter(options);
-      if (options.to) await testMessage(message, mailbox('--to', options.to).address);
-      else if (options.dryRun) await dryRun(options.campaign, message);
+      // The mailer is loaded only here: the other commands (export of a long list) stay ~20 MB lighter.
+      if (options.to) await (await import('./dry-run.ts')).testMessage(message, mailbox('--to', options.to).address);
+      else if (options.dryRun) await (await import('./dry-run.ts')).dryRun(options.campaign, message);
       else {
         requireYesOffTerminal(options.yes);
-        process.exitCode = await run(options, message);
+        process.exitCode = await (await import('./run.ts')).run(options, message);
       }
     });
 }

@@ -15,6 +15,7 @@ export function binaryCopyRows(): Transform {
   let headerRead = false;
   return new Transform({
     readableObjectMode: true,
+    readableHighWaterMark: 1,
     transform(chunk: Buffer, _encoding, done: TransformCallback) {
       const data: Buffer = pending ? Buffer.concat([pending, chunk]) : chunk;
       let at = 0;

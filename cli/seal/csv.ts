@@ -58,6 +58,7 @@ function writeCell(out: Buffer, at: number, cell: Buffer, quote: boolean, escape
 export function sealedCsv(opener: Opener | null, options: CsvOptions): Transform & { unreadable: number } {
   const csv = new Transform({
     writableObjectMode: true,
+    writableHighWaterMark: 1,
     transform(rows: Fields[], _encoding, done: TransformCallback) {
       const sealed: SealedRow[] = [];
       for (const [id, step, seal, email] of rows) {

@@ -87,7 +87,8 @@ export class Opener {
     let at = 0;
     for (const i of indexes) at += rows[i].sealed.copy(blocks, at, IV_BYTES, rows[i].sealed.length - TAG_BYTES);
     const decipher = createDecipheriv('aes-256-ecb', keys.encryption, null).setAutoPadding(false);
-    const plain = Buffer.concat([decipher.update(blocks), decipher.final()]);
+    const plain = decipher.update(blocks); // whole blocks, no padding held back: final() adds nothing
+    decipher.final();
     at = 0;
     for (const i of indexes) {
       const sealed = rows[i].sealed;
