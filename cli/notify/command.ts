@@ -35,7 +35,7 @@ export function notifyCommand(): Command {
     .option('--connections <n>', 'SMTP connections at once', wholeNumber, 2)
     .option('--retries <n>', 'attempts after a temporary refusal (4xx, dropped connection)', wholeNumber, 5)
     .option('--backoff <ms>', 'wait before the first retry, doubled each time', wholeNumber, 2000)
-    .option('--dry-run', 'connect, wholeNumber, print one rendered message; send nothing')
+    .option('--dry-run', 'connect, count, print one rendered message; send nothing')
     .option('--to <address>', 'send one test message to this address only, recorded nowhere')
     .option('--resend-uncertain', 'send again to the addresses a stopped run left uncertain')
     .option('-y, --yes', 'do not ask before sending (required off a terminal)')
