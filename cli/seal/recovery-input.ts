@@ -25,8 +25,8 @@ export function askHidden(question: string): Promise<string> {
         else typed += char;
       }
     };
+    input.setRawMode(true); // before the question: nothing typed after it is echoed
     process.stderr.write(question);
-    input.setRawMode(true);
     input.resume();
     input.on('data', onData);
   });

@@ -1,4 +1,7 @@
-/** Runs the CLI on a pseudo-terminal (util-linux `script`), answering one question as a person would. */
+/**
+ * Runs the CLI on a pseudo-terminal (util-linux `script`), answering a question as a person would,
+ * each time it is asked; `answer` may read what the command printed so far.
+ */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 
@@ -9,19 +12,19 @@ export function onTerminal(
   args: string[],
   env: Record<string, string>,
   question: string,
-  answer: string,
+  answer: string | ((output: string) => string),
 ): Promise<{ code: number | null; output: string }> {
   const command = [process.execPath, MAIN, ...args].map(quoted).join(' ');
   const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
     env: { ...process.env, ...env },
   });
   let output = '';
-  let asked = false;
+  let answered = 0;
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
-    if (!asked && output.includes(question)) {
-      asked = true;
-      child.stdin.write(`${answer}\r`);
+    if (output.split(question).length - 1 > answered) {
+      answered += 1;
+      child.stdin.write(`${typeof answer === 'string' ? answer : answer(output)}\r`);
     }
   });
   child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
