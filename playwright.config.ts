@@ -22,6 +22,9 @@ export default defineConfig<{ mockLayer: MockLayer }>({
   retries: 0,
   // Waits for what the visitor sees get room for a busy machine; a passing wait ends at once.
   expect: { timeout: 10_000 },
+  // A test that passes ends at once; a busy 2-core machine (a dev server compiling, a reload, two
+  // submits) can need more than the default 30 s for a whole test.
+  timeout: 60_000,
   workers: 2,
   // The HTML report (playwright-report/) and the traces of failed tests (test-results/) are kept
   // on every run, CI's included: that is where a failure is read.
