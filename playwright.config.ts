@@ -43,10 +43,11 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       use: { baseURL: `http://127.0.0.1:${DEV_PORT}`, mockLayer: 'worker' },
     },
     {
-      // The dev server with MSW's service worker: what a developer sees.
+      // What only the dev server does: MSW's service worker, the mock's reset link, the page when
+      // the worker cannot start. The product's catalogue runs once, on the build.
       name: 'dev',
       dependencies: ['dev-server'],
-      testIgnore: /build-only|nginx-only|firefox-esr/,
+      testMatch: /dev-only\..*\.spec\.ts/,
       use: { baseURL: `http://127.0.0.1:${DEV_PORT}`, mockLayer: 'worker' },
     },
     build,

@@ -1,11 +1,23 @@
 import react from '@vitejs/plugin-react';
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 import { dropMockWorker } from './vite/drop-mock-worker.ts';
 import { envCheck } from './vite/env-check.ts';
 import { inlineFirstLoad } from './vite/inline-first-load.ts';
 import { inlinePageScripts } from './vite/inline-page-scripts.ts';
 import { prerender } from './vite/prerender.ts';
 import { securityHeadersFiles } from './vite/security-headers.ts';
+
+const UNIT_TESTS = ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts', 'vite/**/*.test.ts', 'scripts/**/*.test.ts'];
+/** Tests that run a Vite build: named *.build.test.*. */
+const BUILD_TESTS = '**/*.build.test.{ts,tsx}';
+/** The app's tests run in jsdom, with its setup and CSS modules named as the build names them. */
+const inThePage = {
+  environment: 'jsdom',
+  globals: true,
+  setupFiles: ['src/test/setup.ts'],
+  // CSS module class names as the build writes them, so prerendered HTML hydrates here.
+  css: { include: [/\.module\.css$/], modules: { classNameStrategy: 'scoped' as const } },
+};
 
 export default defineConfig({
   // `vite build` writes the finished site to dist/: pages prerendered, stylesheet inlined,
@@ -39,15 +51,24 @@ export default defineConfig({
       {
         extends: true,
         test: {
+          ...inThePage,
           name: 'unit',
-          environment: 'jsdom',
           // Room for a busy machine; a passing test ends as soon as it is done.
           testTimeout: 30_000,
-          globals: true,
-          include: ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts', 'vite/**/*.test.ts'],
-          setupFiles: ['src/test/setup.ts'],
-          // CSS module class names as the build writes them, so prerendered HTML hydrates here.
-          css: { include: [/\.module\.css$/], modules: { classNameStrategy: 'scoped' } },
+          include: UNIT_TESTS,
+          exclude: [...configDefaults.exclude, BUILD_TESTS],
+        },
+      },
+      {
+        // What runs a Vite build (the server bundle, a whole preview build): the build's tests,
+        // out of the fast loop. Each file in a process of its own.
+        extends: true,
+        test: {
+          ...inThePage,
+          name: 'build',
+          testTimeout: 60_000,
+          include: [BUILD_TESTS],
+          pool: 'forks',
         },
       },
       {

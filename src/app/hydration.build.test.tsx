@@ -1,4 +1,4 @@
-import { screen, waitFor, within } from '@testing-library/react';
+import { act, screen, waitFor, within } from '@testing-library/react';
 import { execFileSync } from 'node:child_process';
 import { holdEarlySubmits } from '../features/waitlist/early-submit/early-submit';
 import { loadFormCode } from '../features/waitlist/early-submit/form-code';
@@ -33,7 +33,12 @@ beforeAll(() => {
   const problems = vi.spyOn(console, 'error');
   window.addEventListener('error', (event) => complaints.push(String(event.error ?? event.message)));
   complaints = [];
-  return () => problems.mockRestore();
+  return async () => {
+    // Unmounted before the page goes: a toast's timer must not outlive the document it draws in.
+    const { hydrated } = await import('../islands/waitlist');
+    act(() => hydrated?.unmount());
+    problems.mockRestore();
+  };
 });
 
 it('the not-found page is prerendered whole: a plain link home, no script needed', () => {
