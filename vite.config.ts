@@ -7,7 +7,9 @@ import { inlinePageScripts } from './vite/inline-page-scripts.ts';
 import { prerender } from './vite/prerender.ts';
 import { securityHeadersFiles } from './vite/security-headers.ts';
 
-const UNIT_TESTS = ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts', 'vite/**/*.test.ts', 'scripts/**/*.test.ts'];
+/** The app's tests (in jsdom), and the tools' (the Vite plugins, scripts: in Node). */
+const APP_TESTS = ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts'];
+const TOOL_TESTS = ['vite/**/*.test.ts', 'scripts/**/*.test.ts'];
 /** Tests that run a Vite build: named *.build.test.*. */
 const BUILD_TESTS = '**/*.build.test.{ts,tsx}';
 /** The app's tests run in jsdom, with its setup and CSS modules named as the build names them. */
@@ -55,7 +57,17 @@ export default defineConfig({
           name: 'unit',
           // Room for a busy machine; a passing test ends as soon as it is done.
           testTimeout: 30_000,
-          include: UNIT_TESTS,
+          include: APP_TESTS,
+          exclude: [...configDefaults.exclude, BUILD_TESTS],
+        },
+      },
+      {
+        // The fast loop's other half (npm run test:unit runs both): no page, no mock.
+        test: {
+          name: 'unit-tools',
+          environment: 'node',
+          testTimeout: 30_000,
+          include: TOOL_TESTS,
           exclude: [...configDefaults.exclude, BUILD_TESTS],
         },
       },
