@@ -10,6 +10,7 @@ import { parseEnv } from 'node:util';
 import { loadEnv, type Plugin, type ResolvedConfig } from 'vite';
 import type { CheckedEnv, Env } from './env-types.ts';
 import { previewProblems } from './preview-guard.ts';
+import { publicKeyOf, supabaseUrlOf } from '../src/lib/env-rules.ts';
 
 /** What this plugin holds for the others, read through `api`: the checked values, once Vite has resolved its config. */
 export type EnvCheckApi = { checked?: CheckedEnv };
@@ -82,8 +83,8 @@ export function checkEnv(env: Env, { build }: { build: boolean }): { problems: s
   if (mocking !== undefined && mocking !== '' && mocking !== 'on' && mocking !== 'off') {
     problems.push(`VITE_API_MOCKING must be "on" or "off" (or unset): ${JSON.stringify(mocking)}`);
   }
-  const supabaseUrl = env.VITE_SUPABASE_URL || undefined;
-  const key = env.VITE_SUPABASE_PUBLISHABLE_KEY || env.VITE_SUPABASE_ANON_KEY || undefined;
+  const supabaseUrl = supabaseUrlOf(env);
+  const key = publicKeyOf(env);
   const needsSupabase = build || mocking === 'off';
   if (needsSupabase && !supabaseUrl) {
     const why = build ? 'a production build' : 'VITE_API_MOCKING=off';

@@ -1,16 +1,19 @@
-/** Every environment variable the app reads, in one place (see .env.example). */
-export const supabaseUrl: string | undefined = import.meta.env.VITE_SUPABASE_URL || undefined;
+/** Every environment variable the app reads, in one place (see .env.example); the rules are env-rules.ts's. */
+import { mockingOf, publicKeyOf, supabaseUrlOf, type SiteVars } from './env-rules';
 
-/** The public (publishable) key; VITE_SUPABASE_ANON_KEY is its older name. */
-export const supabaseKey: string | undefined =
-  import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY || import.meta.env.VITE_SUPABASE_ANON_KEY || undefined;
+// Named one by one: Vite replaces each import.meta.env.VITE_* by its value in the bundle.
+const vars: SiteVars = {
+  VITE_SUPABASE_URL: import.meta.env.VITE_SUPABASE_URL,
+  VITE_SUPABASE_PUBLISHABLE_KEY: import.meta.env.VITE_SUPABASE_PUBLISHABLE_KEY,
+  VITE_SUPABASE_ANON_KEY: import.meta.env.VITE_SUPABASE_ANON_KEY,
+  VITE_API_MOCKING: import.meta.env.VITE_API_MOCKING,
+};
 
-/**
- * Development only: mocking is on when no Supabase is configured, and VITE_API_MOCKING=on|off
- * forces it. Read it behind `import.meta.env.DEV` so a production build drops the mock entirely.
- */
-export const apiMocking: boolean =
-  import.meta.env.VITE_API_MOCKING === 'on' || (import.meta.env.VITE_API_MOCKING !== 'off' && !supabaseUrl);
+export const supabaseUrl = supabaseUrlOf(vars);
+export const supabaseKey = publicKeyOf(vars);
+
+/** Read it behind `import.meta.env.DEV` so a production build drops the mock entirely. */
+export const apiMocking = mockingOf(vars);
 
 /** Where the mock backend pretends Supabase lives. */
 export const MOCK_SUPABASE_URL = 'http://127.0.0.1:54321';
