@@ -32,7 +32,7 @@ export type Cluster = {
   stop(): Promise<void>;
 };
 
-function majorVersion(binDir: string): number {
+export function majorVersion(binDir: string): number {
   const out = execFileSync(join(binDir, 'initdb'), ['--version'], { encoding: 'utf8' });
   return Number(/(\d+)(?:\.\d+)?/.exec(out)?.[1] ?? 0);
 }
