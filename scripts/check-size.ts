@@ -1,5 +1,5 @@
 /**
- * The first-load budget (issue: a lean first load), checked on a production build: what the
+ * The first-load budget, checked on a production build: what the
  * landing page fetches before any interaction, gzip-compressed (level 9), against the budgets.
  * Usage: tsx scripts/check-size.ts [dir]   — exits non-zero when over budget.
  */
