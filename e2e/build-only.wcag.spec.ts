@@ -111,6 +111,19 @@ test("the not-found page's link: its focus outline 3:1, a 24 × 24 target", asyn
   await expectTarget(link, 'Return to Home');
 });
 
+/**
+ * Forces the button's pseudo-classes through DevTools: emulated touch in headless Chromium sets
+ * neither :hover nor :active, which a phone's browser does (a tapped element keeps :hover).
+ */
+async function forceButtonState(page: Page, pseudoClasses: ('hover' | 'active')[]) {
+  const cdp = await page.context().newCDPSession(page);
+  await cdp.send('DOM.enable');
+  await cdp.send('CSS.enable');
+  const { root } = await cdp.send('DOM.getDocument');
+  const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#waitlist-form button' });
+  await cdp.send('CSS.forcePseudoState', { nodeId, forcedPseudoClasses: pseudoClasses });
+}
+
 test.describe('on a touch screen', () => {
   test.use({ viewport: { width: 390, height: 844 }, hasTouch: true, isMobile: true });
 
@@ -123,15 +136,10 @@ test.describe('on a touch screen', () => {
 
     await button.tap(); // an empty field: 'Email Required'
     await expect(toast(page, messages.emailRequired)).toBeVisible();
+    await forceButtonState(page, ['hover']); // what the tap leaves behind on a phone
     expect((await lookOf(button, background)).fill, 'at rest after a tap').toEqual(atRest);
 
-    // Emulated touch does not set :active in headless Chromium: DevTools forces it, as a finger would.
-    const cdp = await page.context().newCDPSession(page);
-    await cdp.send('DOM.enable');
-    await cdp.send('CSS.enable');
-    const { root } = await cdp.send('DOM.getDocument');
-    const { nodeId } = await cdp.send('DOM.querySelector', { nodeId: root.nodeId, selector: '#waitlist-form button' });
-    await cdp.send('CSS.forcePseudoState', { nodeId, forcedPseudoClasses: ['active'] });
+    await forceButtonState(page, ['hover', 'active']); // the finger down
     const pressed = (await lookOf(button, background)).fill;
     expect(pressed, 'pressed').not.toEqual(atRest);
     const ratios = new Ratios();
