@@ -1,5 +1,6 @@
 /**
- * The form holds still through a submit in Debian's Firefox ESR too (puppeteer-core,
+ * The form holds still through a submit in Debian's Firefox ESR too, and the page reflows beside
+ * its scrollbar (puppeteer-core,
  * e2e/firefox-esr.ts), on the build served as Cloudflare Pages would: the field and the button
  * keep their size and place from idle through sending to answered, at the same widths as
  * e2e/build-only.steady-form.spec.ts. The mock's slow address holds the answer for 3 s.
@@ -29,6 +30,11 @@ test.describe('Firefox ESR: the form holds still through a submit', () => {
       await page.type('#waitlist-email', magicAddresses.slow); // the first interaction fetches the form's code
       await ended();
       const idle = await formBoxes(page);
+      // Reflow with Firefox's classic scrollbar, which takes room from the viewport: nothing sideways.
+      const overflow = await page.evaluate(
+        () => document.documentElement.scrollWidth - document.documentElement.clientWidth,
+      );
+      expect(overflow, `content wider than the ${width} px window`).toBe(0);
       await page.keyboard.press('Enter');
       await waitForText(page, '#waitlist-form button:disabled', [buttonLabels.sending], ARRIVAL);
       const sending = await formBoxes(page);
