@@ -1,5 +1,5 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, openLanding, test, type Page } from './fixtures';
+import { expect, openLanding, settled, test, type Page } from './fixtures';
 
 for (const [name, open] of [
   ['landing page', openLanding],
@@ -8,14 +8,7 @@ for (const [name, open] of [
   test(`the ${name} has no serious or critical axe violations`, async ({ page }) => {
     await open(page);
     // Judge the settled page: let the intro's fade-in finish first.
-    await page.evaluate(() =>
-      Promise.all(
-        document
-          .getAnimations()
-          .filter((a) => a.effect?.getTiming().iterations !== Infinity)
-          .map((a) => a.finished),
-      ),
-    );
+    await settled(page);
     const { violations } = await new AxeBuilder({ page })
       .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa', 'best-practice'])
       .analyze();

@@ -127,3 +127,10 @@ export async function join(page: Page, email: string) {
   await emailField(page).fill(email);
   await submitButton(page).click();
 }
+
+/** Once the page's finite animations (the intro's fade-in) have ended: the settled page. */
+export const settled = (page: Page) =>
+  page.evaluate(async () => {
+    const finite = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    await Promise.all(finite.map((a) => a.finished));
+  });

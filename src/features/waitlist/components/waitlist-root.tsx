@@ -1,6 +1,6 @@
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Toaster } from 'sonner';
+import { PageToaster } from './page-toaster';
 import { WaitlistForm } from './waitlist-form';
 
 /** The working form with what it needs (mutation cache, toasts): the island's content (src/islands/waitlist.tsx). */
@@ -9,7 +9,7 @@ export function WaitlistRoot() {
   return (
     <QueryClientProvider client={queryClient}>
       <WaitlistForm />
-      <Toaster theme="dark" position="top-center" closeButton richColors />
+      <PageToaster />
     </QueryClientProvider>
   );
 }

@@ -1,8 +1,9 @@
 /**
  * docs/product.md §5 and §8: every toast the waiting list shows, letter for letter.
- * `destructive` toasts are the destructive ones of docs/product.md §5 and §8 (sonner error toasts).
+ * `destructive` toasts are the destructive ones of docs/product.md §5 and §8 (sonner error toasts);
+ * `notice` and `success` are the others (docs/product.md, "Toasts: kinds and look").
  */
-export type ToastKind = 'destructive' | 'warning' | 'success';
+export type ToastKind = 'destructive' | 'notice' | 'success';
 export type ToastMessage = { kind: ToastKind; title: string; description: string };
 
 export const messages = {
@@ -12,7 +13,7 @@ export const messages = {
     description: 'Please enter your email address to join the waiting list.',
   },
   invalidEmail: {
-    kind: 'warning',
+    kind: 'notice',
     title: 'Invalid Email',
     description: 'Please enter a valid email address.',
   },
@@ -22,7 +23,7 @@ export const messages = {
     description: "This email is already on our waiting list. We'll notify you when we launch!",
   },
   failed: {
-    kind: 'warning',
+    kind: 'notice',
     title: 'Error',
     description: 'Something went wrong. Please try again.',
   },
