@@ -29,7 +29,11 @@ describe('waitlist notify', () => {
     expect(code).toBe(0);
     expect(stderr).toContain(`${(await recipients(db.owner)).length} would be sent in campaign "dry"`);
     expect(stdout).toContain('Subject: We launched');
-    expect(stdout).toContain('List-Unsubscribe: <mailto:reply@product.example?subject=unsubscribe>');
+    expect(stdout).toMatch(
+      /^List-Unsubscribe:\n <https:\/\/project\.supabase\.example\/functions\/v1\/unsubscribe\?token=[\w-]{86}>,\n <mailto:reply@product\.example\?subject=unsubscribe>$/m,
+    );
+    expect(stdout).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+    expect(stderr).toContain('Sender domain product.example (DNS resolver 127.0.0.1:9):');
     expect(inbox.accepted.length).toBe(before);
     const { rows } = await db.owner.query(
       `select count(*)::int as n from private.notify_journal where campaign = 'dry'`,
@@ -64,8 +68,14 @@ describe('waitlist notify', () => {
       expect(mail.to).toMatchObject({ value: [{ address: expect.any(String) }] });
       expect((mail.to as { value: unknown[] }).value).toHaveLength(1);
       expect(mail.cc).toBeUndefined();
-      expect(mail.headers.get('list')).toMatchObject({
-        unsubscribe: { mail: 'reply@product.example?subject=unsubscribe' },
+      expect(mail.headers.get('list')).toEqual({
+        unsubscribe: {
+          url: expect.stringMatching(
+            /^https:\/\/project\.supabase\.example\/functions\/v1\/unsubscribe\?token=[\w-]{86}$/,
+          ),
+          mail: 'reply@product.example?subject=unsubscribe',
+        },
+        'unsubscribe-post': { name: 'List-Unsubscribe=One-Click' },
       });
       expect(mail.text).toBe(TEXT);
     }
