@@ -95,9 +95,9 @@ export async function sendAll(plan: SendPlan) {
 
   async function sender() {
     while (!stop && !plan.stopping.aborted && budget > 0) {
+      budget -= 1; // before any wait: another sender checks the budget meanwhile
       await pace();
       if (plan.stopping.aborted) return;
-      budget -= 1;
       const next = await claimNext(plan.db, plan.campaign, resting, plan.opener);
       if (!next) return;
       if (!next.mayEmail) {
