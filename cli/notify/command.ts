@@ -1,7 +1,7 @@
 import { Command } from 'commander';
 import { dkimSigning } from './dkim.ts';
 import type { Sending } from './dry-run.ts';
-import { letter, mailbox } from './letter.ts';
+import { domainOf, letter, mailbox } from './letter.ts';
 import { OVERRIDE, printSenderDomain } from './preflight.ts';
 import type { RunOptions } from './run.ts';
 import { BULK_SENDER, checkSenderDomain } from './sender-domain.ts';
@@ -24,7 +24,7 @@ type Options = RunOptions & {
 
 async function sending(options: Options): Promise<Sending> {
   const written = letter(options);
-  const domain = written.from.address.split('@')[1];
+  const domain = domainOf(written.from);
   const dkim = dkimSigning(domain, options.dkimSelector, options.dkimKey);
   return {
     letter: written,
@@ -80,7 +80,7 @@ export function notifyCommand(): Command {
       if (options.connections < 1) throw new UsageError('--connections must be at least 1.');
       if (options.limit === 0) throw new UsageError('--limit must be at least 1.');
       const mailing = await sending(options);
-      const domain = mailing.letter.from.address.split('@')[1];
+      const domain = domainOf(mailing.letter.from);
       // The mailer is loaded only here: the other commands (export of a long list) stay ~20 MB lighter.
       if (options.check) {
         const result = await checkSenderDomain(domain, mailing.signing, options.dnsServer);

@@ -3,7 +3,7 @@ import nodemailer from 'nodemailer';
 import { withDatabase } from '../connect/database.ts';
 import { out, say } from '../terminal.ts';
 import type { Dkim } from './dkim.ts';
-import type { Letter } from './letter.ts';
+import { domainOf, type Letter } from './letter.ts';
 import { message } from './mail.ts';
 import { preflight, type PreflightOptions } from './preflight.ts';
 import type { Signing } from './sender-domain.ts';
@@ -22,7 +22,7 @@ export async function dryRun(campaign: string, sending: Sending, options: Prefli
   const waiting = await withDatabase((db) => wouldSend(db, campaign));
   await checkSmtp(transport).finally(() => transport.close());
   say(`Dry run: the database and the SMTP server answer; ${waiting} would be sent in campaign "${campaign}".`);
-  await preflight(sending.letter.from.address.split('@')[1], sending.signing, options, waiting);
+  await preflight(domainOf(sending.letter.from), sending.signing, options, waiting);
   const render = nodemailer.createTransport({
     streamTransport: true,
     buffer: true,

@@ -8,7 +8,7 @@ import { confirm, EXIT, json, say, UsageError } from '../terminal.ts';
 import { ctrlC } from './ctrl-c.ts';
 import { enqueue, lockCampaign, resendUncertain, toSend, uncertain } from './journal.ts';
 import type { Sending } from './dry-run.ts';
-import { shown } from './letter.ts';
+import { domainOf, shown } from './letter.ts';
 import { preflight, type PreflightOptions } from './preflight.ts';
 import { sendAll } from './send.ts';
 import { outcome, printSummary, summarize } from './summary.ts';
@@ -56,7 +56,7 @@ export async function run(options: RunOptions, sending: Sending): Promise<number
     const opener = await openerFor(lock, 'notify');
     await checkSmtp(transport);
     const n = await queue(db, options, opener);
-    await preflight(letter.from.address.split('@')[1], sending.signing, options, n);
+    await preflight(domainOf(letter.from), sending.signing, options, n);
     if (n)
       await confirm(
         `About to email ${n} addresses in campaign "${options.campaign}" from ${shown(letter.from)}. Send?`,

@@ -27,6 +27,9 @@ const privateKey = String(
 );
 const keyFile = join(mkdtempSync(join(tmpdir(), 'dkim-')), 'dkim.pem');
 writeFileSync(keyFile, privateKey, { mode: 0o600 });
+const HTML = '<p>We launched.</p>';
+const htmlFile = join(mkdtempSync(join(tmpdir(), 'html-')), 'launch.html');
+writeFileSync(htmlFile, HTML);
 
 const db = useOwnDatabase('cli_one_click');
 let dns: Dns;
@@ -59,6 +62,8 @@ const notify = (campaign: string, ...more: string[]) =>
       keyFile,
       '--dkim-selector',
       SELECTOR,
+      '--html',
+      htmlFile,
       '--json',
       ...more,
     ],
@@ -90,7 +95,7 @@ describe('notify, signed, with one-click unsubscribe', () => {
     }
   });
 
-  it('has one of each header, a Message-ID on the From domain, a Date and a text part', () => {
+  it('has one of each header, a Message-ID on the From domain, a Date, a text part and the HTML part', () => {
     const lines = headerLines(preview[0].raw);
     for (const name of [
       'From',
@@ -110,6 +115,8 @@ describe('notify, signed, with one-click unsubscribe', () => {
     expect(preview[0].mail.messageId).toMatch(/^<[\w-]+@product\.example>$/);
     expect(preview[0].mail.date).toBeInstanceOf(Date);
     expect(preview[0].mail.text).toContain('We launched.');
+    expect(preview[0].mail.html).toBe(HTML);
+    expect(lines).toMatch(/^Content-Type: multipart\/alternative;/m);
     expect(preview[0].mail.headers.get('list')).toMatchObject({
       unsubscribe: { url: expect.stringContaining(`${fn.url}?token=`) },
     });
