@@ -22,16 +22,11 @@ type Options = RunOptions & {
   dkimSelector?: string;
 };
 
-async function sending(options: Options): Promise<Sending> {
+/** The letter and how it is signed: all the domain check needs. */
+function signed(options: Options): Omit<Sending, 'oneClick'> {
   const written = letter(options);
-  const domain = domainOf(written.from);
-  const dkim = dkimSigning(domain, options.dkimSelector, options.dkimKey);
-  return {
-    letter: written,
-    oneClick: await oneClick(options.unsubscribeUrl),
-    dkim,
-    signing: { selector: options.dkimSelector, privateKey: dkim?.privateKey },
-  };
+  const dkim = dkimSigning(domainOf(written.from), options.dkimSelector, options.dkimKey);
+  return { letter: written, dkim, signing: { selector: options.dkimSelector, privateKey: dkim?.privateKey } };
 }
 
 export function notifyCommand(): Command {
@@ -79,14 +74,16 @@ export function notifyCommand(): Command {
     .action(async (options: Options) => {
       if (options.connections < 1) throw new UsageError('--connections must be at least 1.');
       if (options.limit === 0) throw new UsageError('--limit must be at least 1.');
-      const mailing = await sending(options);
-      const domain = domainOf(mailing.letter.from);
-      // The mailer is loaded only here: the other commands (export of a long list) stay ~20 MB lighter.
+      const checked = signed(options);
       if (options.check) {
-        const result = await checkSenderDomain(domain, mailing.signing, options.dnsServer);
+        const result = await checkSenderDomain(domainOf(checked.letter.from), checked.signing, options.dnsServer);
         printSenderDomain(result);
         process.exitCode = result.checks.every((c) => c.ok) ? EXIT.ok : EXIT.failed;
-      } else if (options.to) {
+        return;
+      }
+      const mailing = { ...checked, oneClick: await oneClick(options.unsubscribeUrl) };
+      // The mailer is loaded only here: the other commands (export of a long list) stay ~20 MB lighter.
+      if (options.to) {
         await (await import('./dry-run.ts')).testMessage(mailing, mailbox('--to', options.to).address);
       } else if (options.dryRun) await (await import('./dry-run.ts')).dryRun(options.campaign, mailing, options);
       else {

@@ -86,8 +86,9 @@ export async function sendAll(plan: SendPlan) {
         if (kind === 'fatal' || attempt >= plan.retries) return void (done.deferred += 1);
         const waited = await delay(plan.backoffMs * 2 ** attempt, true, { signal: plan.stopping }).catch(() => false);
         if (!waited || stop) return void (done.deferred += 1);
-        resting.splice(resting.indexOf(hash), 1);
+        // Taken again while still resting: no other sender can claim it in between (it would count twice).
         next = await claimAgain(plan.db, plan.campaign, hash, plan.opener);
+        resting.splice(resting.indexOf(hash), 1);
         if (next && !next.mayEmail) done.skipped += 1;
       }
     }

@@ -50,6 +50,33 @@ describe('waitlist notify', () => {
     expect(inbox.accepted.length).toBe(before);
   });
 
+  it('refuses to start without UNSUBSCRIBE_SECRET, or with a one-click URL that is not https://, and sends nothing', async () => {
+    const before = inbox.accepted.length;
+    const secretless = await waitlist(letterArgs('no-secret'), { SMTP_URL: inbox.url, UNSUBSCRIBE_SECRET: '' });
+    expect(secretless.code).toBe(2);
+    expect(secretless.stderr).toContain(
+      'UNSUBSCRIBE_SECRET is not set: set it to the secret the unsubscribe function holds',
+    );
+    const plain = await waitlist(letterArgs('plain-url', { unsubscribeUrl: 'http://project.supabase.example/u' }), {
+      SMTP_URL: inbox.url,
+    });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain('The unsubscribe URL must be https://');
+    const projectArgs = letterArgs('no-project');
+    projectArgs.splice(projectArgs.indexOf('--unsubscribe-url'), 2); // the default: the project's function
+    const projectless = await waitlist([...projectArgs, '--to', 'me@product.example'], {
+      SMTP_URL: inbox.url,
+      VITE_SUPABASE_URL: 'https://ref.supabase.example',
+    });
+    expect(projectless.code, projectless.stderr).toBe(0);
+    expect(inbox.accepted.at(-1)?.mail.headers.get('list')).toMatchObject({
+      unsubscribe: {
+        url: expect.stringMatching(/^https:\/\/ref\.supabase\.example\/functions\/v1\/unsubscribe\?token=/),
+      },
+    });
+    expect(inbox.accepted.length).toBe(before + 1);
+  });
+
   it('sends one message to each address, alone, with List-Unsubscribe and a text part; a second run sends nothing', async () => {
     inbox.accepted.length = 0;
     const everyone = (await recipients(db.owner)).filter((email) => !unsendable(email));
