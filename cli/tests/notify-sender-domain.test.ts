@@ -171,6 +171,30 @@ describe('notify and the sender domain', () => {
     expect(inbox.accepted).toHaveLength(3);
   });
 
+  it('takes the DKIM key from DKIM_PRIVATE_KEY too, checks it against DNS, and never prints it, even when unusable', async () => {
+    const args = [...letterArgs('check-env', { dns: dns.server }), '--dkim-selector', SELECTOR, '--check'];
+    const good = await waitlist(args, { DKIM_PRIVATE_KEY: signingKey });
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stderr).toContain(
+      `ok      DKIM: ${SELECTOR}._domainkey.product.example: the public half of the signing key.`,
+    );
+    const other = await waitlist(args, { DKIM_PRIVATE_KEY: otherKey });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(`Replace it with "v=DKIM1; k=rsa; p=${publicKeyOf(otherKey)}".`);
+    const broken = signingKey.slice(0, 300); // cut short: no key at all
+    const unusable = await waitlist(args, { DKIM_PRIVATE_KEY: broken });
+    expect(unusable.code).toBe(2);
+    expect(unusable.stderr).toContain('The DKIM key (DKIM_PRIVATE_KEY) is not an RSA private key in PEM.');
+    for (const run of [good, other, unusable]) {
+      expect(run.stdout + run.stderr).not.toContain('PRIVATE KEY');
+      expect(run.stdout + run.stderr).not.toContain(signingKey.split('\n')[1]);
+    }
+    const selectorless = await waitlist([...letterArgs('no-selector', { dns: dns.server }), '--check'], {
+      DKIM_PRIVATE_KEY: signingKey,
+    });
+    expect(selectorless).toMatchObject({ code: 2, stderr: expect.stringContaining('A DKIM key needs its selector') });
+  });
+
   it('--check reports on the domain alone: exit 0 with every record, 1 with one missing', async () => {
     const args = [...letterArgs('check', { dns: dns.server }), '--dkim-selector', SELECTOR, '--check'];
     // Neither the database, nor the SMTP server, nor the unsubscribe secret is needed.
