@@ -18,7 +18,12 @@ export const newSecret = () => randomBytes(32).toString('base64');
 export const unsubscribeDbUrl = (info: ConnectionInfo) =>
   `postgresql://waitlist_unsubscribe@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
 
-export async function startFunction(info: ConnectionInfo, secret = newSecret()): Promise<RunningFunction> {
+/** `env`: more of the function's environment, e.g. another UNSUBSCRIBE_DB_URL. */
+export async function startFunction(
+  info: ConnectionInfo,
+  secret = newSecret(),
+  env: Record<string, string> = {},
+): Promise<RunningFunction> {
   const child = spawn(DENO, ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', FUNCTION], {
     env: {
       PATH: process.env.PATH,
@@ -27,6 +32,7 @@ export async function startFunction(info: ConnectionInfo, secret = newSecret()):
       DENO_SERVE_ADDRESS: 'tcp:127.0.0.1:0',
       UNSUBSCRIBE_SECRET: secret,
       UNSUBSCRIBE_DB_URL: unsubscribeDbUrl(info),
+      ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });

@@ -3,12 +3,14 @@
  * token suppresses once; GET, altered, truncated, swapped and foreign tokens change nothing; its
  * role reads nothing of the list.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPABASE_CA } from '../../supabase/functions/unsubscribe/supabase-ca';
 import { makeToken, unsubscribeKey } from '../../supabase/functions/unsubscribe/token';
 import { useOwnDatabase } from './own-database';
+import { makeCertificates, tlsFront } from './tls';
 import { seed } from './seed';
 import { newSecret, startFunction, unsubscribeDbUrl, type RunningFunction } from './unsubscribe-function';
 
@@ -129,6 +131,34 @@ describe('the unsubscribe function', () => {
       }
     } finally {
       await role.end();
+    }
+  });
+
+  it("refuses a database whose certificate is not Supabase's: 503, nothing stored, no secret in its log", async () => {
+    const certificates = makeCertificates(); // a CA of the test's own, valid for 127.0.0.1
+    const front = await tlsFront(`${db.info.host}/.s.PGSQL.${db.info.port}`, certificates);
+    const password = 'not-a-real-password';
+    const remote = await startFunction(db.info, fn.secret, {
+      UNSUBSCRIBE_DB_URL: `postgresql://waitlist_unsubscribe:${password}@127.0.0.1:${front.port}/${db.info.database}`,
+      UNSUBSCRIBE_NO_LOOPBACK_EXEMPTION: '1',
+    });
+    try {
+      const before = await doNotEmail();
+      // A hash not on the do-not-email list yet: reached, the database would have added it.
+      const response = await fetch(`${remote.url}?token=${await tokenFor(randomBytes(32))}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect(response.status).toBe(503);
+      expect(await response.text()).toContain('could not be recorded right now');
+      expect(await doNotEmail()).toEqual(before);
+      expect(remote.stderr()).toMatch(/unsubscribe failed: .*certificate/i);
+      expect(remote.stderr()).not.toContain(password);
+      expect(remote.stderr()).not.toContain(fn.secret);
+    } finally {
+      await remote.stop();
+      front.close();
     }
   });
 

@@ -9,7 +9,10 @@ import { SUPABASE_CA } from './supabase-ca.ts';
 const CONNECT_TIMEOUT_MS = 5_000;
 const QUERY_TIMEOUT_MS = 5_000;
 
-const isLocal = (host: string) => host.startsWith('/') || /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i.test(host);
+/** A Unix socket, or loopback unless UNSUBSCRIBE_NO_LOOPBACK_EXEMPTION=1 (tests of the TLS path). */
+const isLocal = (host: string) =>
+  host.startsWith('/') ||
+  (Deno.env.get('UNSUBSCRIBE_NO_LOOPBACK_EXEMPTION') !== '1' && /^(localhost|127\.\d+\.\d+\.\d+|\[::1\])$/i.test(host));
 
 function config(value: string): pg.ClientConfig {
   const url = new URL(value);
