@@ -1,5 +1,6 @@
 import { Command } from 'commander';
 import { dkimSigning } from './dkim.ts';
+import { dnsServer } from './dns.ts';
 import type { Sending } from './dry-run.ts';
 import { domainOf, letter, mailbox } from './letter.ts';
 import { OVERRIDE, printSenderDomain } from './preflight.ts';
@@ -50,7 +51,11 @@ export function notifyCommand(): Command {
     )
     .option('--dkim-key <file>', 'sign every message with this DKIM private key (PEM; or DKIM_PRIVATE_KEY)')
     .option('--dkim-selector <name>', "the DKIM key's selector (or, without a key, the one your provider signs with)")
-    .option('--dns-server <ip[:port]>', "look the sender domain up through this resolver (default: the system's)")
+    .option(
+      '--dns-server <ip[:port]>',
+      "look the sender domain up through this resolver (default: the system's)",
+      dnsServer,
+    )
     .option(
       OVERRIDE,
       `send more than ${BULK_SENDER} messages even without SPF, DKIM and DMARC (big providers will refuse or junk many)`,

@@ -4,7 +4,7 @@
  */
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
-import { UsageError } from '../terminal.ts';
+import { InvalidArgumentError } from 'commander';
 
 const QUERY_TIMEOUT_MS = 2_000;
 export const LOOKUP_BUDGET_MS = 10_000;
@@ -17,20 +17,20 @@ export type Lookup = {
   cancel(): void;
 };
 
-/** `127.0.0.1`, `127.0.0.1:5353` or `[::1]:5353`. */
-function server(value: string): string {
+/** commander's parser for --dns-server: `127.0.0.1`, `127.0.0.1:5353` or `[::1]:5353`. */
+export function dnsServer(value: string): string {
   const bare = value.replace(/^\[(.*)\](?::\d+)?$/, '$1').replace(/^([^:]+):\d+$/, '$1');
   if (!isIP(bare))
-    throw new UsageError(`--dns-server ${JSON.stringify(value)} is not an IP address (with an optional :port).`);
+    throw new InvalidArgumentError(`not an IP address (with an optional :port): ${JSON.stringify(value)}`);
   return value;
 }
 
 /** No such name or no such record: the record is missing. Anything else: the lookup failed. */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA']);
 
-export function lookup(dnsServer: string | undefined): Lookup {
+export function lookup(server: string | undefined): Lookup {
   const resolver = new Resolver({ timeout: QUERY_TIMEOUT_MS, tries: 2 });
-  if (dnsServer) resolver.setServers([server(dnsServer)]);
+  if (server) resolver.setServers([server]);
   const absentOr = async <T>(query: Promise<T>): Promise<T | 'none'> =>
     query.catch((error: NodeJS.ErrnoException) => {
       if (ABSENT.has(error.code ?? '')) return 'none';
