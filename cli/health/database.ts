@@ -11,6 +11,7 @@ import { RESTORE_PROJECT } from './fixes.ts';
 import { checkGuardData, checkLimits, checkOrigins } from './guard.ts';
 import { checkMigrations } from './migrations.ts';
 import { checkSealing } from './sealing.ts';
+import { checkUnsubscribeRole } from './unsubscribe-role.ts';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
@@ -50,6 +51,7 @@ export async function checkDatabase(site: string | undefined, seconds: number): 
       ...(await checkCron(db)),
       await checkGuardData(db),
       await checkSealing(db),
+      await checkUnsubscribeRole(db),
     ];
   } catch (error) {
     return [setup('database', `The checks stopped: ${why(error)}.`, `Run the check again. ${RESTORE_PROJECT}`)];

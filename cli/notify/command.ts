@@ -1,7 +1,13 @@
 import { Command } from 'commander';
-import { letter, mailbox } from './letter.ts';
+import { dkimSigning } from './dkim.ts';
+import { dnsServer } from './dns.ts';
+import type { Sending } from './dry-run.ts';
+import { domainOf, letter, mailbox } from './letter.ts';
+import { OVERRIDE, printSenderDomain } from './preflight.ts';
 import type { RunOptions } from './run.ts';
-import { wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
+import { BULK_SENDER, checkSenderDomain } from './sender-domain.ts';
+import { oneClick } from './unsubscribe.ts';
+import { EXIT, wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
 
 type Options = RunOptions & {
   from: string;
@@ -10,15 +16,27 @@ type Options = RunOptions & {
   text: string;
   html?: string;
   dryRun?: boolean;
+  check?: boolean;
   to?: string;
+  unsubscribeUrl?: string;
+  dkimKey?: string;
+  dkimSelector?: string;
 };
+
+/** The letter and how it is signed: all the domain check needs. */
+function signed(options: Options): Omit<Sending, 'oneClick'> {
+  const written = letter(options);
+  const dkim = dkimSigning(domainOf(written.from), options.dkimSelector, options.dkimKey);
+  return { letter: written, dkim, signing: { selector: options.dkimSelector, privateKey: dkim?.privateKey } };
+}
 
 export function notifyCommand(): Command {
   return new Command('notify')
     .description(
       'Email the launch message to every address on the list, exactly once per campaign across any number of ' +
-        'runs, through the SMTP server of SMTP_URL. Asks first (--yes off a terminal). Ctrl-C stops cleanly: ' +
-        'the messages in flight finish; a second Ctrl-C stops at once.',
+        'runs, through the SMTP server of SMTP_URL. Checks the sender domain (SPF, DKIM, DMARC, MX) first. ' +
+        'Asks first (--yes off a terminal). Ctrl-C stops cleanly: the messages in flight finish; a second ' +
+        'Ctrl-C stops at once.',
     )
     .option('--campaign <name>', 'the journal this send is recorded in', 'launch')
     .requiredOption('--from <address>', 'the sender, one address with a domain, e.g. "Product <hello@example.com>"')
@@ -26,6 +44,22 @@ export function notifyCommand(): Command {
     .requiredOption('--text <file>', 'the plain-text body (UTF-8)')
     .option('--html <file>', 'an HTML body besides the plain text')
     .option('--reply-to <address>', 'where replies and unsubscribe requests go (default: --from)')
+    .option(
+      '--unsubscribe-url <url>',
+      'the one-click unsubscribe function (default: VITE_SUPABASE_URL/functions/v1/unsubscribe); links are ' +
+        'signed with UNSUBSCRIBE_SECRET',
+    )
+    .option('--dkim-key <file>', 'sign every message with this DKIM private key (PEM; or DKIM_PRIVATE_KEY)')
+    .option('--dkim-selector <name>', "the DKIM key's selector (or, without a key, the one your provider signs with)")
+    .option(
+      '--dns-server <ip[:port]>',
+      "look the sender domain up through this resolver (default: the system's)",
+      dnsServer,
+    )
+    .option(
+      OVERRIDE,
+      `send more than ${BULK_SENDER} messages even without SPF, DKIM and DMARC (big providers will refuse or junk many)`,
+    )
     .option('--rate <n>', "messages per second at most (your provider's limit)", wholeNumber)
     .option(
       '--limit <n>',
@@ -35,7 +69,8 @@ export function notifyCommand(): Command {
     .option('--connections <n>', 'SMTP connections at once', wholeNumber, 2)
     .option('--retries <n>', 'attempts after a temporary refusal (4xx, dropped connection)', wholeNumber, 5)
     .option('--backoff <ms>', 'wait before the first retry, doubled each time', wholeNumber, 2000)
-    .option('--dry-run', 'connect, count, print one rendered message; send nothing')
+    .option('--check', 'check the sender domain only (exit 1 when a record is missing); connect to nothing else')
+    .option('--dry-run', 'connect, count, check the sender domain, print one rendered message; send nothing')
     .option('--to <address>', 'send one test message to this address only, recorded nowhere')
     .option('--resend-uncertain', 'send again to the addresses a stopped run left uncertain')
     .option('-y, --yes', 'do not ask before sending (required off a terminal)')
@@ -44,13 +79,21 @@ export function notifyCommand(): Command {
     .action(async (options: Options) => {
       if (options.connections < 1) throw new UsageError('--connections must be at least 1.');
       if (options.limit === 0) throw new UsageError('--limit must be at least 1.');
-      const message = letter(options);
+      const checked = signed(options);
+      if (options.check) {
+        const result = await checkSenderDomain(domainOf(checked.letter.from), checked.signing, options.dnsServer);
+        printSenderDomain(result);
+        process.exitCode = result.checks.every((c) => c.ok) ? EXIT.ok : EXIT.failed;
+        return;
+      }
+      const mailing = { ...checked, oneClick: await oneClick(options.unsubscribeUrl) };
       // The mailer is loaded only here: the other commands (export of a long list) stay ~20 MB lighter.
-      if (options.to) await (await import('./dry-run.ts')).testMessage(message, mailbox('--to', options.to).address);
-      else if (options.dryRun) await (await import('./dry-run.ts')).dryRun(options.campaign, message);
+      if (options.to) {
+        await (await import('./dry-run.ts')).testMessage(mailing, mailbox('--to', options.to).address);
+      } else if (options.dryRun) await (await import('./dry-run.ts')).dryRun(options.campaign, mailing, options);
       else {
         requireYesOffTerminal(options.yes);
-        process.exitCode = await (await import('./run.ts')).run(options, message);
+        process.exitCode = await (await import('./run.ts')).run(options, mailing);
       }
     });
 }

@@ -1,29 +1,45 @@
-/** notify --dry-run and --to: both servers checked, nothing recorded. */
+/** notify --dry-run, --to and --check: servers and DNS checked, nothing recorded. */
 import nodemailer from 'nodemailer';
 import { withDatabase } from '../connect/database.ts';
 import { out, say } from '../terminal.ts';
-import type { Letter } from './letter.ts';
+import type { Dkim } from './dkim.ts';
+import { domainOf, type Letter } from './letter.ts';
 import { message } from './mail.ts';
+import { preflight, type PreflightOptions } from './preflight.ts';
+import type { Signing } from './sender-domain.ts';
 import { checkSmtp, smtpTransport } from './smtp.ts';
 import { wouldSend } from './summary.ts';
+import { NOBODY, unsubscribeLink, type OneClick } from './unsubscribe.ts';
 
-/** Connects to both sides, counts, prints one rendered message on stdout; writes and sends nothing. */
-export async function dryRun(campaign: string, letter: Letter): Promise<void> {
+export type Sending = { letter: Letter; oneClick: OneClick; dkim?: Dkim; signing: Signing };
+
+/**
+ * Connects to both sides, counts, checks the sender's domain as a run would, prints one rendered
+ * (and signed) message on stdout; writes and sends nothing. Its unsubscribe link names nobody.
+ */
+export async function dryRun(campaign: string, sending: Sending, options: PreflightOptions): Promise<void> {
   const transport = smtpTransport(1);
   const waiting = await withDatabase((db) => wouldSend(db, campaign));
   await checkSmtp(transport).finally(() => transport.close());
   say(`Dry run: the database and the SMTP server answer; ${waiting} would be sent in campaign "${campaign}".`);
-  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
-  const { message: raw } = await render.sendMail(message(letter, 'recipient@example.com'));
+  await preflight(domainOf(sending.letter.from), sending.signing, options, waiting);
+  const render = nodemailer.createTransport({
+    streamTransport: true,
+    buffer: true,
+    newline: 'unix',
+    ...(sending.dkim ? { dkim: sending.dkim } : {}),
+  });
+  const link = await unsubscribeLink(sending.oneClick, NOBODY);
+  const { message: raw } = await render.sendMail(message(sending.letter, 'recipient@example.com', link));
   out(raw.toString());
 }
 
-/** One message to one address, recorded nowhere. */
-export async function testMessage(letter: Letter, to: string): Promise<void> {
-  const transport = smtpTransport(1);
+/** One message to one address, recorded nowhere; its unsubscribe link names nobody. */
+export async function testMessage(sending: Sending, to: string): Promise<void> {
+  const transport = smtpTransport(1, sending.dkim);
   try {
     await checkSmtp(transport);
-    await transport.sendMail(message(letter, to));
+    await transport.sendMail(message(sending.letter, to, await unsubscribeLink(sending.oneClick, NOBODY)));
   } finally {
     transport.close();
   }

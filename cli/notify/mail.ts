@@ -2,11 +2,12 @@
 import type { Letter } from './letter.ts';
 
 /**
- * One recipient alone in To; unsubscribing is a reply to the reply address. The address goes as
- * an object: a string would be parsed as a list ("a,b@example.com" is two), an object is quoted
- * for SMTP as needed ("a,b"@example.com).
+ * One recipient alone in To. Unsubscribing: the one-click link first (RFC 8058: the provider POSTs
+ * to it), a reply to the reply address second. The address goes as an object: a string would be
+ * parsed as a list ("a,b@example.com" is two), an object is quoted for SMTP as needed
+ * ("a,b"@example.com). nodemailer adds Date and a Message-ID on the envelope sender's (From's) domain.
  */
-export function message(letter: Letter, to: string) {
+export function message(letter: Letter, to: string, unsubscribeLink: string) {
   const recipient = { name: '', address: to };
   return {
     from: letter.from,
@@ -16,7 +17,11 @@ export function message(letter: Letter, to: string) {
     subject: letter.subject,
     text: letter.text,
     ...(letter.html ? { html: letter.html } : {}),
-    list: { unsubscribe: `mailto:${letter.replyTo.address}?subject=unsubscribe` },
+    // One header with both (nodemailer's `list` option would write two List-Unsubscribe headers).
+    headers: {
+      'List-Unsubscribe': `<${unsubscribeLink}>, <mailto:${letter.replyTo.address}?subject=unsubscribe>`,
+      'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
+    },
   };
 }
 

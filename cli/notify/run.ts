@@ -7,7 +7,9 @@ import { progress } from '../progress.ts';
 import { confirm, EXIT, json, say, UsageError } from '../terminal.ts';
 import { ctrlC } from './ctrl-c.ts';
 import { enqueue, lockCampaign, resendUncertain, toSend, uncertain } from './journal.ts';
-import { shown, type Letter } from './letter.ts';
+import type { Sending } from './dry-run.ts';
+import { domainOf, shown } from './letter.ts';
+import { preflight, type PreflightOptions } from './preflight.ts';
 import { sendAll } from './send.ts';
 import { outcome, printSummary, summarize } from './summary.ts';
 import { checkSmtp, smtpTransport } from './smtp.ts';
@@ -22,7 +24,7 @@ export type RunOptions = {
   resendUncertain?: boolean;
   yes?: boolean;
   json?: boolean;
-};
+} & PreflightOptions;
 
 async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener: Opener | null): Promise<number> {
   await keySignups(db);
@@ -38,8 +40,9 @@ async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener
   return Math.min(await toSend(db, options.campaign), options.limit ?? Infinity);
 }
 
-export async function run(options: RunOptions, letter: Letter): Promise<number> {
-  const transport = smtpTransport(options.connections);
+export async function run(options: RunOptions, sending: Sending): Promise<number> {
+  const { letter, oneClick } = sending;
+  const transport = smtpTransport(options.connections, sending.dkim);
   const db = newPool(options.connections + 1);
   const lock = await db.connect().catch(async (error) => {
     await db.end();
@@ -53,6 +56,7 @@ export async function run(options: RunOptions, letter: Letter): Promise<number> 
     const opener = await openerFor(lock, 'notify');
     await checkSmtp(transport);
     const n = await queue(db, options, opener);
+    await preflight(domainOf(letter.from), sending.signing, options, n);
     if (n)
       await confirm(
         `About to email ${n} addresses in campaign "${options.campaign}" from ${shown(letter.from)}. Send?`,
@@ -64,6 +68,7 @@ export async function run(options: RunOptions, letter: Letter): Promise<number> 
     const plan = {
       ...options,
       letter,
+      oneClick,
       opener,
       transport,
       db,

@@ -7,10 +7,13 @@ import { claimAgain, claimNext, record, type Claimed } from './journal.ts';
 import type { Opener } from '../seal/open.ts';
 import type { Letter } from './letter.ts';
 import { deliverableAsStored, detail, message, refusal, reply } from './mail.ts';
+import { unsubscribeLink, type OneClick } from './unsubscribe.ts';
 
 export type SendPlan = {
   campaign: string;
   letter: Letter;
+  /** Makes each message's one-click unsubscribe link. */
+  oneClick: OneClick;
   /** Opens the sealed addresses (null before `keys init`). */
   opener: Opener | null;
   transport: Transporter;
@@ -57,7 +60,7 @@ export async function sendAll(plan: SendPlan) {
     for (let next: Claimed | null = first, attempt = 0; next?.mayEmail; attempt += 1) {
       const { hash, email } = next;
       try {
-        await plan.transport.sendMail(message(plan.letter, email));
+        await plan.transport.sendMail(message(plan.letter, email, await unsubscribeLink(plan.oneClick, hash)));
         await record(plan.db, plan.campaign, hash, 'sent');
         done.sent += 1;
         refusedInARow = 0;
@@ -83,10 +86,14 @@ export async function sendAll(plan: SendPlan) {
         if (kind === 'fatal' || attempt >= plan.retries) return void (done.deferred += 1);
         const waited = await delay(plan.backoffMs * 2 ** attempt, true, { signal: plan.stopping }).catch(() => false);
         if (!waited || stop) return void (done.deferred += 1);
-        // Taken again before it leaves `resting`: otherwise another sender's claimNext could take
-        // it in between, and this run would spend two of its --limit on one address.
+        // Taken again before it leaves `resting`. A claim that finds it gone gives its share of
+        // --limit back, as a skipped address does: another sender took it (its claim read the
+        // resting set before this address rested, and queued behind this refusal's record), or it
+        // was erased meanwhile. Either way it was counted once already; the journal's state keeps it
+        // to one message.
         next = await claimAgain(plan.db, plan.campaign, hash, plan.opener);
         resting.splice(resting.indexOf(hash), 1);
+        if (!next?.mayEmail) budget += 1;
         if (next && !next.mayEmail) done.skipped += 1;
       }
     }
@@ -94,9 +101,9 @@ export async function sendAll(plan: SendPlan) {
 
   async function sender() {
     while (!stop && !plan.stopping.aborted && budget > 0) {
+      budget -= 1; // before any wait: another sender checks the budget meanwhile
       await pace();
       if (plan.stopping.aborted) return;
-      budget -= 1;
       const next = await claimNext(plan.db, plan.campaign, resting, plan.opener);
       if (!next) return;
       if (!next.mayEmail) {

@@ -6,11 +6,13 @@ import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { skippingTlsVerify } from '../connect/database.ts';
 import { hostOf, isLoopback, secretUrl } from '../connect/secret-url.ts';
+import type { Dkim } from './dkim.ts';
 import { reply } from './mail.ts';
 
 const MISSING = "Set it to your provider's SMTP server, e.g. smtps://user:password@smtp.provider.example:465.";
 
-export function smtpTransport(connections: number): Transporter {
+/** `dkim`: nodemailer signs every message with it (dkim.ts). */
+export function smtpTransport(connections: number, dkim?: Dkim): Transporter {
   const url = secretUrl('SMTP_URL', ['smtps:', 'smtp:'], MISSING);
   const host = hostOf(url);
   const local = isLoopback(host);
@@ -28,6 +30,7 @@ export function smtpTransport(connections: number): Transporter {
     maxConnections: connections,
     maxMessages: Infinity,
     maxRequeues: 0,
+    ...(dkim ? { dkim } : {}),
   });
 }
 

@@ -1,18 +1,29 @@
 /** The launch email the notify tests send, and the campaign's expected recipients. */
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'pg';
 import { storedAddresses } from '../../supabase/harness/sealed';
 
+/** The secret the unsubscribe links are made with (the function's, in unsubscribe tests); inherited by the commands. */
+process.env.UNSUBSCRIBE_SECRET ??= randomBytes(32).toString('base64');
+export const UNSUBSCRIBE_URL = 'https://project.supabase.example/functions/v1/unsubscribe';
+/**
+ * Where the sender-domain check asks when a test gives no DNS server of its own: a loopback port
+ * nobody answers on, so every lookup fails at once (a warning below 5,000 recipients) and no
+ * query leaves the machine.
+ */
+export const NO_DNS = '127.0.0.1:9';
+
 export const TEXT = 'We launched.\n\nReply "unsubscribe" to hear no more from us.\n';
 
 /** A notify command line for `campaign`, confirmed (--yes): the tests run off a terminal. */
-export function letterArgs(campaign: string): string[] {
-  return [...unconfirmedArgs(campaign), '--yes'];
+export function letterArgs(campaign: string, where: Parameters<typeof unconfirmedArgs>[1] = {}): string[] {
+  return [...unconfirmedArgs(campaign, where), '--yes'];
 }
 
-export function unconfirmedArgs(campaign: string): string[] {
+export function unconfirmedArgs(campaign: string, { dns = NO_DNS, unsubscribeUrl = UNSUBSCRIBE_URL } = {}): string[] {
   const text = join(mkdtempSync(join(tmpdir(), 'notify-')), 'launch.txt');
   writeFileSync(text, TEXT);
   return [
@@ -29,6 +40,10 @@ export function unconfirmedArgs(campaign: string): string[] {
     text,
     '--backoff',
     '20',
+    '--unsubscribe-url',
+    unsubscribeUrl,
+    '--dns-server',
+    dns,
   ];
 }
 

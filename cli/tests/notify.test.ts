@@ -29,7 +29,11 @@ describe('waitlist notify', () => {
     expect(code).toBe(0);
     expect(stderr).toContain(`${(await recipients(db.owner)).length} would be sent in campaign "dry"`);
     expect(stdout).toContain('Subject: We launched');
-    expect(stdout).toContain('List-Unsubscribe: <mailto:reply@product.example?subject=unsubscribe>');
+    expect(stdout).toMatch(
+      /^List-Unsubscribe:\n <https:\/\/project\.supabase\.example\/functions\/v1\/unsubscribe\?token=[\w-]{86}>,\n <mailto:reply@product\.example\?subject=unsubscribe>$/m,
+    );
+    expect(stdout).toMatch(/^List-Unsubscribe-Post: List-Unsubscribe=One-Click$/m);
+    expect(stderr).toContain('Sender domain product.example (DNS resolver 127.0.0.1:9):');
     expect(inbox.accepted.length).toBe(before);
     const { rows } = await db.owner.query(
       `select count(*)::int as n from private.notify_journal where campaign = 'dry'`,
@@ -44,6 +48,33 @@ describe('waitlist notify', () => {
     expect(run.stderr).toContain('The list is sealed: notify needs the recovery key.');
     for (const email of await recipients(db.owner)) expect(run.stderr).not.toContain(email);
     expect(inbox.accepted.length).toBe(before);
+  });
+
+  it('refuses to start without UNSUBSCRIBE_SECRET, or with a one-click URL that is not https://, and sends nothing', async () => {
+    const before = inbox.accepted.length;
+    const secretless = await waitlist(letterArgs('no-secret'), { SMTP_URL: inbox.url, UNSUBSCRIBE_SECRET: '' });
+    expect(secretless.code).toBe(2);
+    expect(secretless.stderr).toContain(
+      'UNSUBSCRIBE_SECRET is not set: set it to the secret the unsubscribe function holds',
+    );
+    const plain = await waitlist(letterArgs('plain-url', { unsubscribeUrl: 'http://project.supabase.example/u' }), {
+      SMTP_URL: inbox.url,
+    });
+    expect(plain.code).toBe(2);
+    expect(plain.stderr).toContain('The unsubscribe URL must be https://');
+    const projectArgs = letterArgs('no-project');
+    projectArgs.splice(projectArgs.indexOf('--unsubscribe-url'), 2); // the default: the project's function
+    const projectless = await waitlist([...projectArgs, '--to', 'me@product.example'], {
+      SMTP_URL: inbox.url,
+      VITE_SUPABASE_URL: 'https://ref.supabase.example',
+    });
+    expect(projectless.code, projectless.stderr).toBe(0);
+    expect(inbox.accepted.at(-1)?.mail.headers.get('list')).toMatchObject({
+      unsubscribe: {
+        url: expect.stringMatching(/^https:\/\/ref\.supabase\.example\/functions\/v1\/unsubscribe\?token=/),
+      },
+    });
+    expect(inbox.accepted.length).toBe(before + 1);
   });
 
   it('sends one message to each address, alone, with List-Unsubscribe and a text part; a second run sends nothing', async () => {
@@ -64,8 +95,14 @@ describe('waitlist notify', () => {
       expect(mail.to).toMatchObject({ value: [{ address: expect.any(String) }] });
       expect((mail.to as { value: unknown[] }).value).toHaveLength(1);
       expect(mail.cc).toBeUndefined();
-      expect(mail.headers.get('list')).toMatchObject({
-        unsubscribe: { mail: 'reply@product.example?subject=unsubscribe' },
+      expect(mail.headers.get('list')).toEqual({
+        unsubscribe: {
+          url: expect.stringMatching(
+            /^https:\/\/project\.supabase\.example\/functions\/v1\/unsubscribe\?token=[\w-]{86}$/,
+          ),
+          mail: 'reply@product.example?subject=unsubscribe',
+        },
+        'unsubscribe-post': { name: 'List-Unsubscribe=One-Click' },
       });
       expect(mail.text).toBe(TEXT);
     }

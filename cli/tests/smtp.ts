@@ -1,9 +1,11 @@
 /** A real SMTP server on loopback (smtp-server), recording every message it accepted. */
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 import { simpleParser, type ParsedMail } from 'mailparser';
 import { SMTPServer, type SMTPServerOptions, type SMTPServerSession } from 'smtp-server';
 
-export type Accepted = { envelopeTo: string[]; mail: ParsedMail };
+/** `raw`: the message as it arrived (what a DKIM verifier reads). */
+export type Accepted = { envelopeTo: string[]; mail: ParsedMail; raw: Buffer };
 type Answer = { code: number; message: string } | undefined;
 
 export type Inbox = {
@@ -63,11 +65,12 @@ export async function startInbox(options: SMTPServerOptions = {}): Promise<Inbox
     },
     onData(stream, session: SMTPServerSession, callback) {
       const envelopeTo = session.envelope.rcptTo.map((r) => r.address);
-      const parsed = simpleParser(stream);
+      const raw = buffer(stream);
+      const parsed = raw.then(async (bytes) => ({ raw: bytes, mail: await simpleParser(bytes) }));
       parsed.catch(() => undefined); // a held message's client may be killed mid-way
       const accept = () =>
-        parsed.then((mail) => {
-          inbox.accepted.push({ envelopeTo, mail });
+        parsed.then(({ raw, mail }) => {
+          inbox.accepted.push({ envelopeTo, mail, raw });
           callback();
         }, callback);
       // Counted when the data starts, so two connections at once cannot both pass the limit.

@@ -1,0 +1,156 @@
+/**
+ * The From domain's DNS, checked before the first message: SPF, DMARC (and its alignment with
+ * From), the DKIM selector's key, MX. What mailbox providers require from 5,000 messages a day
+ * (Gmail, Yahoo, Outlook.com): SPF and DKIM and DMARC; below that, SPF or DKIM.
+ */
+import { LOOKUP_BUDGET_MS, lookup, type Lookup } from './dns.ts';
+import { publicKeyOf } from './dkim.ts';
+
+export const BULK_SENDER = 5_000;
+
+export type DomainCheck = { record: 'SPF' | 'DMARC' | 'DKIM' | 'MX'; ok: boolean; says: string; fix?: string };
+export type SenderDomain = { domain: string; servers: string; checks: DomainCheck[] };
+export type Signing = { selector?: string; privateKey?: string };
+
+const ok = (record: DomainCheck['record'], says: string): DomainCheck => ({ record, ok: true, says });
+const fault = (record: DomainCheck['record'], says: string, fix: string): DomainCheck => ({
+  record,
+  ok: false,
+  says,
+  fix,
+});
+
+/** `tag=value; …` of a DMARC or DKIM record, tags lower-cased. */
+function tags(record: string): Map<string, string> {
+  return new Map(
+    record
+      .split(';')
+      .map((part) => part.trim().split('='))
+      .filter(([name]) => name)
+      .map(([name, ...value]) => [name.trim().toLowerCase(), value.join('=').trim()]),
+  );
+}
+
+async function spf(dns: Lookup, domain: string): Promise<DomainCheck> {
+  const found = await dns.txt(domain);
+  const records = found === 'none' ? [] : found.filter((r) => /^v=spf1(\s|$)/i.test(r));
+  const add = `Add a TXT record at ${domain}: "v=spf1 include:<your provider's SPF domain> ~all" (your SMTP provider names the include).`;
+  if (!records.length) return fault('SPF', `No SPF record at ${domain}.`, add);
+  if (records.length > 1) {
+    return fault(
+      'SPF',
+      `${records.length} SPF records at ${domain}: receivers treat that as an error.`,
+      'Merge them into one TXT record.',
+    );
+  }
+  if (/\s[+]?all\b/i.test(records[0])) {
+    return fault(
+      'SPF',
+      `The SPF record at ${domain} ends in "+all": it lets anyone send as ${domain}.`,
+      'End it with ~all or -all.',
+    );
+  }
+  return ok('SPF', `${domain}: ${records[0]}`);
+}
+
+/** The DMARC record of the domain, or of its organisational domain (the last two labels) when it has none. */
+async function dmarc(dns: Lookup, domain: string, signing: Signing): Promise<DomainCheck> {
+  const candidates = [domain, domain.split('.').slice(-2).join('.')].filter((d, i, all) => all.indexOf(d) === i);
+  for (const at of candidates) {
+    const found = await dns.txt(`_dmarc.${at}`);
+    const record = found === 'none' ? undefined : found.find((r) => /^v=DMARC1\s*(;|$)/i.test(r));
+    if (!record) continue;
+    const policy = tags(record).get('p');
+    if (!policy || !['none', 'quarantine', 'reject'].includes(policy.toLowerCase())) {
+      return fault(
+        'DMARC',
+        `The DMARC record at _dmarc.${at} has no valid p= policy.`,
+        'Give it p=none (or quarantine, reject).',
+      );
+    }
+    // notify's envelope sender is the From address (SPF aligned) and it signs as d=<From domain> (DKIM aligned).
+    const strictSub = at !== domain && (tags(record).get('aspf') === 's' || tags(record).get('adkim') === 's');
+    const aligned = strictSub
+      ? ' Strict alignment (aspf/adkim=s) applies to the organisational domain: the envelope sender and signature use ' +
+        `${domain}, which it does not match.`
+      : ` Aligned with From: the envelope sender is the From address${signing.privateKey ? ` and the signature is d=${domain}` : ''}.`;
+    if (strictSub)
+      return fault(
+        'DMARC',
+        `_dmarc.${at}: ${record}.${aligned}`,
+        `Add a TXT record at _dmarc.${domain}: "v=DMARC1; p=none".`,
+      );
+    return ok('DMARC', `_dmarc.${at}: ${record}.${aligned}`);
+  }
+  return fault(
+    'DMARC',
+    `No DMARC record at _dmarc.${domain}.`,
+    `Add a TXT record at _dmarc.${domain}: "v=DMARC1; p=none; rua=mailto:dmarc@${domain}" (p=none is enough to start).`,
+  );
+}
+
+async function dkim(dns: Lookup, domain: string, signing: Signing): Promise<DomainCheck> {
+  if (!signing.selector) {
+    return fault(
+      'DKIM',
+      'No DKIM selector given: nothing to check.',
+      'Sign with --dkim-key and --dkim-selector, or name the selector your provider signs with (--dkim-selector).',
+    );
+  }
+  const name = `${signing.selector}._domainkey.${domain}`;
+  const found = await dns.txt(name);
+  const record = found === 'none' ? undefined : found.find((r) => tags(r).has('p'));
+  const publicKey = signing.privateKey ? publicKeyOf(signing.privateKey) : undefined;
+  const publish = publicKey ? `"v=DKIM1; k=rsa; p=${publicKey}"` : 'the record your provider gives you';
+  if (!record) return fault('DKIM', `No DKIM key at ${name}.`, `Add a TXT record at ${name}: ${publish}.`);
+  const published = (tags(record).get('p') ?? '').replace(/\s+/g, '');
+  if (!published) return fault('DKIM', `The DKIM key at ${name} is revoked (empty p=).`, `Publish ${publish}.`);
+  if (publicKey && published !== publicKey) {
+    return fault(
+      'DKIM',
+      `The key at ${name} is not the public half of the DKIM key given.`,
+      `Replace it with ${publish}.`,
+    );
+  }
+  return ok(
+    'DKIM',
+    `${name}: ${publicKey ? 'the public half of the signing key' : 'a key is published (the provider signs)'}.`,
+  );
+}
+
+async function mx(dns: Lookup, domain: string): Promise<DomainCheck> {
+  const found = await dns.mx(domain);
+  if (found === 'none' || !found.length) {
+    return fault(
+      'MX',
+      `No MX record at ${domain}: replies, bounces and "unsubscribe" replies to ${domain} have nowhere to go.`,
+      `Add the MX records of the mailbox that receives ${domain}'s mail.`,
+    );
+  }
+  return ok('MX', `${domain}: ${found.join(', ')}`);
+}
+
+/** Every check; a lookup that fails or runs out of time is a fault that says so. */
+export async function checkSenderDomain(domain: string, signing: Signing, dnsServer?: string): Promise<SenderDomain> {
+  const dns = lookup(dnsServer);
+  const timer = setTimeout(() => dns.cancel(), LOOKUP_BUDGET_MS);
+  const guarded = async (record: DomainCheck['record'], check: () => Promise<DomainCheck>) =>
+    check().catch((error: Error) =>
+      fault(record, `The lookup failed (${error.message}).`, 'Check the resolver (--dns-server), then run again.'),
+    );
+  try {
+    const checks = await Promise.all([
+      guarded('SPF', () => spf(dns, domain)),
+      guarded('DKIM', () => dkim(dns, domain, signing)),
+      guarded('DMARC', () => dmarc(dns, domain, signing)),
+      guarded('MX', () => mx(dns, domain)),
+    ]);
+    return { domain, servers: dns.servers, checks };
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Gmail's, Yahoo's and Outlook.com's rule for 5,000 messages a day and more. */
+export const bulkReady = (result: SenderDomain) =>
+  ['SPF', 'DKIM', 'DMARC'].every((record) => result.checks.find((c) => c.record === record)?.ok);

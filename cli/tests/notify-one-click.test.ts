@@ -1,0 +1,180 @@
+/**
+ * End to end on loopback: notify signs with DKIM and sends to a real SMTP server; the captured
+ * message verifies (mailauth, against a loopback DNS server) and its signature covers both
+ * unsubscribe headers; its one-click URL, POSTed to the unsubscribe function running under Deno,
+ * unsubscribes the recipient, and the resumed run skips them.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { dkimVerify } from 'mailauth/lib/dkim/verify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { publicKeyOf } from '../notify/dkim';
+import { startDns, type Dns } from './dns';
+import { letterArgs } from './notify-letter';
+import { useOwnDatabase } from './own-database';
+import { waitlist } from './run-cli';
+import { seed } from './seed';
+import { startInbox, type Accepted, type Inbox } from './smtp';
+import { startFunction, type RunningFunction } from './unsubscribe-function';
+
+const DOMAIN = 'product.example';
+const SELECTOR = 'launch2026';
+const READERS = ['ada@example.com', 'grace@example.com', 'alan@example.com'];
+const privateKey = String(
+  generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
+);
+const keyFile = join(mkdtempSync(join(tmpdir(), 'dkim-')), 'dkim.pem');
+writeFileSync(keyFile, privateKey, { mode: 0o600 });
+const HTML = '<p>We launched.</p>';
+const htmlFile = join(mkdtempSync(join(tmpdir(), 'html-')), 'launch.html');
+writeFileSync(htmlFile, HTML);
+
+const db = useOwnDatabase('cli_one_click');
+let dns: Dns;
+let inbox: Inbox;
+let fn: RunningFunction;
+beforeAll(async () => {
+  await db.owner.query('delete from public.waiting_list');
+  await seed(db.owner, READERS);
+  dns = await startDns(
+    new Map([
+      [DOMAIN, { txt: ['v=spf1 ip4:127.0.0.1 -all'], mx: ['mx.product.example'] }],
+      [`_dmarc.${DOMAIN}`, { txt: ['v=DMARC1; p=none'] }],
+      [`${SELECTOR}._domainkey.${DOMAIN}`, { txt: [`v=DKIM1; k=rsa; p=${publicKeyOf(privateKey)}`] }],
+    ]),
+  );
+  inbox = await startInbox();
+  fn = await startFunction(db.info, process.env.UNSUBSCRIBE_SECRET);
+}, 60_000);
+afterAll(async () => {
+  await fn?.stop();
+  await inbox?.close();
+  await dns?.close();
+});
+
+const notify = (campaign: string, ...more: string[]) =>
+  waitlist(
+    [
+      ...letterArgs(campaign, { dns: dns.server, unsubscribeUrl: fn.url }),
+      '--dkim-key',
+      keyFile,
+      '--dkim-selector',
+      SELECTOR,
+      '--html',
+      htmlFile,
+      '--json',
+      ...more,
+    ],
+    { SMTP_URL: inbox.url },
+  );
+
+const verify = (raw: Buffer | string) => dkimVerify(raw, { resolver: dns.resolve as never });
+const oneClickUrl = ({ mail }: Accepted) =>
+  (mail.headers.get('list') as { unsubscribe: { url: string } }).unsubscribe.url;
+const headerLines = (raw: Buffer) => raw.toString().split(/\r?\n\r?\n/)[0];
+
+describe('notify, signed, with one-click unsubscribe', () => {
+  let preview: Accepted[];
+
+  it('sends messages whose DKIM signature verifies and covers both unsubscribe headers', async () => {
+    const run = await notify('preview');
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).not.toContain('PRIVATE KEY');
+    preview = [...inbox.accepted];
+    expect(preview).toHaveLength(READERS.length);
+    for (const message of preview) {
+      const { results } = await verify(message.raw);
+      expect(results).toHaveLength(1);
+      expect(results[0].status).toMatchObject({ result: 'pass', aligned: DOMAIN });
+      const signed = String(results[0].signingHeaders?.keys).toLowerCase().split(/:\s*/);
+      expect(signed).toEqual(
+        expect.arrayContaining(['from', 'subject', 'date', 'message-id', 'list-unsubscribe', 'list-unsubscribe-post']),
+      );
+    }
+  });
+
+  it('has one of each header, a Message-ID on the From domain, a Date, a text part and the HTML part', () => {
+    const lines = headerLines(preview[0].raw);
+    for (const name of [
+      'From',
+      'To',
+      'Reply-To',
+      'Subject',
+      'Date',
+      'Message-ID',
+      'List-Unsubscribe',
+      'List-Unsubscribe-Post',
+      'DKIM-Signature',
+      'MIME-Version',
+      'Content-Type',
+    ]) {
+      expect(lines.match(new RegExp(`^${name}:`, 'gim')), name).toHaveLength(1);
+    }
+    expect(preview[0].mail.messageId).toMatch(/^<[\w-]+@product\.example>$/);
+    expect(preview[0].mail.date).toBeInstanceOf(Date);
+    expect(preview[0].mail.text).toContain('We launched.');
+    expect(preview[0].mail.html).toBe(HTML);
+    expect(lines).toMatch(/^Content-Type: multipart\/alternative;/m);
+    expect(preview[0].mail.headers.get('list')).toMatchObject({
+      unsubscribe: { url: expect.stringContaining(`${fn.url}?token=`) },
+    });
+  });
+
+  it('fails DKIM once a covered header is altered', async () => {
+    const raw = preview[0].raw.toString();
+    const token = new URL(oneClickUrl(preview[0])).searchParams.get('token')!;
+    const altered = [
+      raw.replace(
+        'List-Unsubscribe-Post: List-Unsubscribe=One-Click',
+        'List-Unsubscribe-Post: List-Unsubscribe=Two-Clicks',
+      ),
+      raw.replace(token, new URL(oneClickUrl(preview[1])).searchParams.get('token')!),
+      raw.replace('Subject: We launched', 'Subject: We launched!'),
+    ];
+    for (const message of altered) {
+      expect(message).not.toBe(raw);
+      const { results } = await verify(message);
+      expect(results[0].status.result).toBe('fail');
+    }
+  });
+
+  it('unsubscribes the recipient whose one-click URL is POSTed, and the resumed run skips them', async () => {
+    inbox.accepted.length = 0;
+    const first = await notify('launch', '--limit', '1');
+    expect(first.code, first.stderr).toBe(3); // two left to send
+    expect(inbox.accepted).toHaveLength(1); // --limit 1, with two connections
+    const sentFirst = inbox.accepted.map((a) => a.envelopeTo[0]);
+    const leaving = preview.find((a) => !sentFirst.includes(a.envelopeTo[0]))!;
+    const response = await fetch(oneClickUrl(leaving), {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect(response.status).toBe(200);
+    const resumed = await notify('launch');
+    expect(resumed.code, resumed.stderr).toBe(0);
+    expect(JSON.parse(resumed.stdout)).toMatchObject({ sentNow: 1, sent: 2, skipped: 1, leftToSend: 0 });
+    const reached = inbox.accepted.map((a) => a.envelopeTo[0]);
+    expect(reached).toHaveLength(2);
+    expect(reached).not.toContain(leaving.envelopeTo[0]);
+    const { rows } = await db.owner.query(
+      `select reason from private.do_not_email where address_hash = private.address_hash($1)`,
+      [leaving.envelopeTo[0]],
+    );
+    expect(rows).toEqual([{ reason: 'unsubscribed' }]);
+  });
+
+  it('erasure replaces what the unsubscribe stored', async () => {
+    const [{ hash }] = (
+      await db.owner.query(`select address_hash as hash from private.do_not_email where reason = 'unsubscribed'`)
+    ).rows;
+    const { rows } = await db.owner.query('select email from private.mailable_signups');
+    const leaving = READERS.find((email) => !rows.some((row) => row.email === email));
+    const erased = await waitlist(['erase', '--yes', leaving!]);
+    expect(erased.code, erased.stderr).toBe(0);
+    const after = await db.owner.query('select reason from private.do_not_email where address_hash = $1', [hash]);
+    expect(after.rows).toEqual([{ reason: 'erased' }]);
+  });
+});

@@ -1,0 +1,211 @@
+/**
+ * The sender-domain check against a DNS server on loopback (no query leaves the machine): each
+ * missing or wrong record gives its message; above 5,000 recipients the run refuses to start.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { publicKeyOf } from '../notify/dkim';
+import { checkSenderDomain, type SenderDomain } from '../notify/sender-domain';
+import { startDns, type Dns } from './dns';
+import { letterArgs } from './notify-letter';
+import { asSuperuser, useOwnDatabase } from './own-database';
+import { waitlist } from './run-cli';
+import { startInbox, type Inbox } from './smtp';
+
+const DOMAIN = 'product.example';
+const SELECTOR = 'launch2026';
+const pem = (type: 'pkcs8' | 'spki') => (key: { export(o: object): string | Buffer }) =>
+  String(key.export({ type, format: 'pem' }));
+const signingKey = pem('pkcs8')(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+const otherKey = pem('pkcs8')(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
+const keyFile = join(mkdtempSync(join(tmpdir(), 'dkim-')), 'dkim.pem');
+writeFileSync(keyFile, signingKey, { mode: 0o600 });
+
+/** Every record in place: SPF, DKIM of the signing key, DMARC p=none, MX. */
+function completeZone(dns: Dns) {
+  dns.zone.clear();
+  dns.zone.set(DOMAIN, {
+    txt: ['v=spf1 include:_spf.provider.example ~all', 'site-verification=abc'],
+    mx: ['mx1.provider.example'],
+  });
+  dns.zone.set(`_dmarc.${DOMAIN}`, { txt: ['v=DMARC1; p=none; rua=mailto:dmarc@product.example'] });
+  dns.zone.set(`${SELECTOR}._domainkey.${DOMAIN}`, { txt: [`v=DKIM1; k=rsa; p=${publicKeyOf(signingKey)}`] });
+}
+
+const db = useOwnDatabase('cli_sender_domain');
+let dns: Dns;
+let inbox: Inbox;
+beforeAll(async () => {
+  dns = await startDns();
+  inbox = await startInbox();
+});
+afterAll(async () => {
+  await dns.close();
+  await inbox.close();
+});
+beforeEach(() => completeZone(dns));
+
+const check = (signing = { selector: SELECTOR, privateKey: signingKey }) =>
+  checkSenderDomain(DOMAIN, signing, dns.server);
+const byRecord = (result: SenderDomain) => Object.fromEntries(result.checks.map((c) => [c.record, c]));
+
+describe('the sender-domain check', () => {
+  it('finds every record in place and names the resolver it asked', async () => {
+    const result = await check();
+    expect(result.servers).toBe(dns.server);
+    expect(result.checks.map((c) => [c.record, c.ok])).toEqual([
+      ['SPF', true],
+      ['DKIM', true],
+      ['DMARC', true],
+      ['MX', true],
+    ]);
+    expect(byRecord(result).DMARC.says).toContain(
+      'Aligned with From: the envelope sender is the From address and the signature is d=product.example',
+    );
+    expect(dns.asked).toContain('TXT _dmarc.product.example');
+  });
+
+  it('says which record to add for each one missing', async () => {
+    dns.zone.clear();
+    dns.zone.set(DOMAIN, { txt: ['site-verification=abc'] });
+    const checks = byRecord(await check());
+    expect(checks.SPF).toMatchObject({ ok: false, says: 'No SPF record at product.example.' });
+    expect(checks.SPF.fix).toContain('Add a TXT record at product.example: "v=spf1 include:');
+    expect(checks.DMARC.fix).toBe(
+      'Add a TXT record at _dmarc.product.example: "v=DMARC1; p=none; rua=mailto:dmarc@product.example" (p=none is enough to start).',
+    );
+    expect(checks.DKIM.fix).toBe(
+      `Add a TXT record at ${SELECTOR}._domainkey.product.example: "v=DKIM1; k=rsa; p=${publicKeyOf(signingKey)}".`,
+    );
+    expect(checks.MX).toMatchObject({ ok: false, says: expect.stringContaining('No MX record at product.example') });
+  });
+
+  it('finds a published DKIM key that is not the signing key, two SPF records, +all, and a DMARC record without a policy', async () => {
+    dns.zone.set(`${SELECTOR}._domainkey.${DOMAIN}`, { txt: [`v=DKIM1; k=rsa; p=${publicKeyOf(otherKey)}`] });
+    dns.zone.set(`_dmarc.${DOMAIN}`, { txt: ['v=DMARC1; rua=mailto:dmarc@product.example'] });
+    dns.zone.set(DOMAIN, { txt: ['v=spf1 a ~all', 'v=spf1 mx -all'], mx: ['mx1.provider.example'] });
+    let checks = byRecord(await check());
+    expect(checks.DKIM.says).toBe(
+      `The key at ${SELECTOR}._domainkey.product.example is not the public half of the DKIM key given.`,
+    );
+    expect(checks.SPF.says).toContain('2 SPF records at product.example');
+    expect(checks.DMARC.says).toContain('has no valid p= policy');
+    dns.zone.set(DOMAIN, { txt: ['v=spf1 +all'] });
+    checks = byRecord(await check());
+    expect(checks.SPF.says).toContain('it lets anyone send as product.example');
+  });
+
+  it('without a DKIM selector, says DKIM is not checked; with only a selector, checks the provider publishes a key', async () => {
+    expect(byRecord(await check({} as never)).DKIM).toMatchObject({
+      ok: false,
+      says: 'No DKIM selector given: nothing to check.',
+    });
+    expect(byRecord(await check({ selector: SELECTOR } as never)).DKIM).toMatchObject({ ok: true });
+  });
+
+  it("takes the organisational domain's DMARC record for a subdomain, unless its alignment is strict", async () => {
+    const sub = 'news.product.example';
+    dns.zone.set(sub, { txt: ['v=spf1 include:_spf.provider.example ~all'], mx: ['mx1.provider.example'] });
+    expect(byRecord(await checkSenderDomain(sub, {}, dns.server)).DMARC).toMatchObject({ ok: true });
+    dns.zone.set(`_dmarc.${DOMAIN}`, { txt: ['v=DMARC1; p=reject; adkim=s; aspf=s'] });
+    const strict = byRecord(await checkSenderDomain(sub, {}, dns.server)).DMARC;
+    expect(strict).toMatchObject({
+      ok: false,
+      fix: 'Add a TXT record at _dmarc.news.product.example: "v=DMARC1; p=none".',
+    });
+  });
+
+  it('bounds its lookups: a resolver that never answers is a failed lookup within seconds, named', async () => {
+    const { createSocket } = await import('node:dgram');
+    const silent = createSocket('udp4'); // reads every query, answers none
+    await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
+    const server = `127.0.0.1:${silent.address().port}`;
+    const started = Date.now();
+    const result = await checkSenderDomain(DOMAIN, {}, server);
+    silent.close();
+    expect(Date.now() - started).toBeLessThan(11_000);
+    expect(byRecord(result).SPF.says).toBe(`The lookup failed (ETIMEOUT from ${server}).`);
+  }, 20_000);
+});
+
+describe('notify and the sender domain', () => {
+  beforeAll(async () => {
+    // 5,001 signups, keyed and sealed as a live list's are (the triggers run), in one statement.
+    await asSuperuser(
+      db,
+      `insert into public.waiting_list (email) select 'reader' || i || '@example.com' from generate_series(1, 5001) i`,
+    );
+  }, 120_000);
+
+  it('refuses to start above 5,000 recipients without DMARC, names the override, and sends nothing', async () => {
+    dns.zone.delete(`_dmarc.${DOMAIN}`);
+    const args = [...letterArgs('bulk', { dns: dns.server }), '--dkim-key', keyFile, '--dkim-selector', SELECTOR];
+    const { rows } = await db.owner.query('select count(*)::int as n from private.mailable_signups');
+    const refused = await waitlist([...args, '--dry-run'], { SMTP_URL: inbox.url });
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain(`Sender domain product.example (DNS resolver ${dns.server}):`);
+    expect(refused.stderr).toContain('MISSING DMARC: No DMARC record at _dmarc.product.example.');
+    expect(refused.stderr).toContain(
+      `Not sending to ${rows[0].n} addresses: From 5,000 messages a day, Gmail, Yahoo and Outlook.com require SPF, DKIM and DMARC aligned with From (missing: DMARC).`,
+    );
+    expect(refused.stderr).toContain('--despite-sender-domain');
+    const overridden = await waitlist([...args, '--dry-run', '--despite-sender-domain'], { SMTP_URL: inbox.url });
+    expect(overridden.code, overridden.stderr).toBe(0);
+    expect(overridden.stderr).toContain(`Sending to ${rows[0].n} anyway (--despite-sender-domain).`);
+    const run = await waitlist(args, { SMTP_URL: inbox.url });
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain(`Not sending to ${rows[0].n} addresses`);
+    expect(inbox.accepted).toHaveLength(0);
+    expect(run.stderr).not.toContain('PRIVATE KEY');
+  });
+
+  it('warns below the threshold (--limit) and sends', async () => {
+    dns.zone.delete(`_dmarc.${DOMAIN}`);
+    const args = [...letterArgs('staged', { dns: dns.server }), '--dkim-key', keyFile, '--dkim-selector', SELECTOR];
+    const run = await waitlist([...args, '--limit', '3'], { SMTP_URL: inbox.url });
+    expect(run.code, run.stderr).toBe(3); // left to send
+    expect(run.stderr).toContain('Warning: From 5,000 messages a day');
+    expect(inbox.accepted).toHaveLength(3);
+  });
+
+  it('takes the DKIM key from DKIM_PRIVATE_KEY too, checks it against DNS, and never prints it, even when unusable', async () => {
+    const args = [...letterArgs('check-env', { dns: dns.server }), '--dkim-selector', SELECTOR, '--check'];
+    const good = await waitlist(args, { DKIM_PRIVATE_KEY: signingKey });
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stderr).toContain(
+      `ok      DKIM: ${SELECTOR}._domainkey.product.example: the public half of the signing key.`,
+    );
+    const other = await waitlist(args, { DKIM_PRIVATE_KEY: otherKey });
+    expect(other.code).toBe(1);
+    expect(other.stderr).toContain(`Replace it with "v=DKIM1; k=rsa; p=${publicKeyOf(otherKey)}".`);
+    const broken = signingKey.slice(0, 300); // cut short: no key at all
+    const unusable = await waitlist(args, { DKIM_PRIVATE_KEY: broken });
+    expect(unusable.code).toBe(2);
+    expect(unusable.stderr).toContain('The DKIM key (DKIM_PRIVATE_KEY) is not an RSA private key in PEM.');
+    for (const run of [good, other, unusable]) {
+      expect(run.stdout + run.stderr).not.toContain('PRIVATE KEY');
+      expect(run.stdout + run.stderr).not.toContain(signingKey.split('\n')[1]);
+    }
+    const selectorless = await waitlist([...letterArgs('no-selector', { dns: dns.server }), '--check'], {
+      DKIM_PRIVATE_KEY: signingKey,
+    });
+    expect(selectorless).toMatchObject({ code: 2, stderr: expect.stringContaining('A DKIM key needs its selector') });
+  });
+
+  it('--check reports on the domain alone: exit 0 with every record, 1 with one missing', async () => {
+    const args = [...letterArgs('check', { dns: dns.server }), '--dkim-selector', SELECTOR, '--check'];
+    // Neither the database, nor the SMTP server, nor the unsubscribe secret is needed.
+    const good = await waitlist(args, { DATABASE_URL: 'postgresql://nobody@127.0.0.1:9/none', UNSUBSCRIBE_SECRET: '' });
+    expect(good.code, good.stderr).toBe(0);
+    expect(good.stderr).toContain(
+      `ok      DKIM: ${SELECTOR}._domainkey.product.example: a key is published (the provider signs).`,
+    );
+    dns.zone.set(DOMAIN, { txt: [] });
+    const bad = await waitlist(args);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain('MISSING SPF: No SPF record at product.example.');
+  });
+});

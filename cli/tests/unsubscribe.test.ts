@@ -1,0 +1,169 @@
+/**
+ * The one-click unsubscribe Edge Function under Deno, against the throwaway PostgreSQL: a valid
+ * token suppresses once; GET, altered, truncated, swapped and foreign tokens change nothing; its
+ * role reads nothing of the list.
+ */
+import { randomBytes } from 'node:crypto';
+import { readFileSync } from 'node:fs';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { SUPABASE_CA } from '../../supabase/functions/unsubscribe/supabase-ca';
+import { makeToken, unsubscribeKey } from '../../supabase/functions/unsubscribe/token';
+import { useOwnDatabase } from './own-database';
+import { makeCertificates, tlsFront } from './tls';
+import { seed } from './seed';
+import { newSecret, startFunction, unsubscribeDbUrl, type RunningFunction } from './unsubscribe-function';
+
+const db = useOwnDatabase('cli_unsubscribe');
+let fn: RunningFunction;
+let hashes: Buffer[];
+beforeAll(async () => {
+  await seed(db.owner, ['ada@example.com', 'grace@example.com', 'alan@example.com']);
+  const { rows } = await db.owner.query<{ hash: Buffer }>(
+    'select address_hash as hash from private.waiting_list_keys order by id',
+  );
+  hashes = rows.map((row) => row.hash);
+  fn = await startFunction(db.info);
+}, 60_000);
+afterAll(() => fn?.stop());
+
+const tokenFor = async (hash: Uint8Array, secret = fn.secret) => makeToken(await unsubscribeKey(secret), hash);
+const oneClick = (token: string, body = 'List-Unsubscribe=One-Click') =>
+  fetch(`${fn.url}?token=${token}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body,
+  });
+
+async function doNotEmail() {
+  const { rows } = await db.owner.query<{ hash: Buffer; reason: string; added_at: Date }>(
+    'select address_hash as hash, reason, added_at from private.do_not_email order by added_at, address_hash',
+  );
+  return rows;
+}
+
+describe('the unsubscribe function', () => {
+  it('answers a GET with 200 text/plain instructions and changes nothing', async () => {
+    const before = await doNotEmail();
+    const response = await fetch(`${fn.url}?token=${await tokenFor(hashes[0])}`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('text/plain; charset=utf-8');
+    expect(await response.text()).toMatch(
+      /Unsubscribe button .* reply .* "unsubscribe"\. Opening this page changes nothing/,
+    );
+    expect(await doNotEmail()).toEqual(before);
+  });
+
+  it('puts the recipient of a valid one-click POST on the do-not-email list, once; twice is still 200', async () => {
+    const token = await tokenFor(hashes[0]);
+    const first = await oneClick(token);
+    expect(first.status).toBe(200);
+    expect(await first.text()).toContain('Unsubscribed');
+    const after = await doNotEmail();
+    expect(after).toEqual([{ hash: hashes[0], reason: 'unsubscribed', added_at: expect.any(Date) }]);
+    const again = await oneClick(token);
+    expect(again.status).toBe(200);
+    expect(await doNotEmail()).toEqual(after);
+  });
+
+  it('refuses altered, truncated, swapped and foreign tokens with 403 and changes nothing', async () => {
+    const before = await doNotEmail();
+    const token = await tokenFor(hashes[1]);
+    const flip = (text: string, at: number) => text.slice(0, at) + (text[at] === 'A' ? 'B' : 'A') + text.slice(at + 1);
+    const mine = Buffer.from(token, 'base64url');
+    const swapped = Buffer.concat([hashes[2], mine.subarray(hashes[1].length)]).toString('base64url');
+    const forged = [
+      flip(token, 3), // the hash part
+      flip(token, token.length - 3), // the MAC
+      token.slice(0, -4),
+      token.slice(0, 43), // the hash alone
+      swapped, // another recipient's hash under this one's MAC
+      await tokenFor(hashes[1], newSecret()), // made with another secret
+      '',
+      'not a token!',
+    ];
+    for (const bad of forged) {
+      const response = await oneClick(encodeURIComponent(bad));
+      expect(response.status, bad).toBe(403);
+      expect(await response.text()).toContain('This unsubscribe link is not valid');
+    }
+    expect(await doNotEmail()).toEqual(before);
+  });
+
+  it('refuses a POST that is not List-Unsubscribe=One-Click (400) and other methods (405), changing nothing', async () => {
+    const before = await doNotEmail();
+    const token = await tokenFor(hashes[1]);
+    expect((await oneClick(token, 'List-Unsubscribe=Yes')).status).toBe(400);
+    const json = await fetch(`${fn.url}?token=${token}`, { method: 'POST', body: '{"List-Unsubscribe":"One-Click"}' });
+    expect(json.status).toBe(400);
+    expect((await fetch(`${fn.url}?token=${token}`, { method: 'DELETE' })).status).toBe(405);
+    expect(await doNotEmail()).toEqual(before);
+  });
+
+  it('leaves a bounced entry as it is, and turns an erased one into an unsubscribe', async () => {
+    await db.owner.query(
+      `insert into private.do_not_email (address_hash, reason) values ($1, 'bounced'), ($2, 'erased')`,
+      [hashes[1], hashes[2]],
+    );
+    expect((await oneClick(await tokenFor(hashes[1]))).status).toBe(200);
+    expect((await oneClick(await tokenFor(hashes[2]))).status).toBe(200);
+    const reasons = (await doNotEmail()).map(({ hash, reason }) => [hashes.findIndex((h) => h.equals(hash)), reason]);
+    expect(reasons.sort()).toEqual([
+      [0, 'unsubscribed'],
+      [1, 'bounced'],
+      [2, 'unsubscribed'],
+    ]);
+  });
+
+  it('connects as a role that may execute private.unsubscribe and read nothing of the list', async () => {
+    const role = new pg.Client({ connectionString: unsubscribeDbUrl(db.info) });
+    await role.connect();
+    try {
+      for (const sql of [
+        'select count(*) from private.do_not_email',
+        'select count(*) from private.waiting_list_keys',
+        'select count(*) from public.waiting_list',
+        'select count(*) from private.notify_journal',
+        "select private.address_hash('ada@example.com')",
+        "insert into private.do_not_email (address_hash, reason) values ('\\x00', 'suppressed')",
+      ]) {
+        await expect(role.query(sql), sql).rejects.toThrow(/permission denied/);
+      }
+    } finally {
+      await role.end();
+    }
+  });
+
+  it("refuses a database whose certificate is not Supabase's: 503, nothing stored, no secret in its log", async () => {
+    const certificates = makeCertificates(); // a CA of the test's own, valid for 127.0.0.1
+    const front = await tlsFront(`${db.info.host}/.s.PGSQL.${db.info.port}`, certificates);
+    const password = 'not-a-real-password';
+    const remote = await startFunction(db.info, fn.secret, {
+      UNSUBSCRIBE_DB_URL: `postgresql://waitlist_unsubscribe:${password}@127.0.0.1:${front.port}/${db.info.database}`,
+      UNSUBSCRIBE_NO_LOOPBACK_EXEMPTION: '1',
+    });
+    try {
+      const before = await doNotEmail();
+      // A hash not on the do-not-email list yet: reached, the database would have added it.
+      const response = await fetch(`${remote.url}?token=${await tokenFor(randomBytes(32))}`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: 'List-Unsubscribe=One-Click',
+      });
+      expect(response.status).toBe(503);
+      expect(await response.text()).toContain('could not be recorded right now');
+      expect(await doNotEmail()).toEqual(before);
+      expect(remote.stderr()).toMatch(/unsubscribe failed: .*certificate/i);
+      expect(remote.stderr()).not.toContain(password);
+      expect(remote.stderr()).not.toContain(fn.secret);
+    } finally {
+      await remote.stop();
+      front.close();
+    }
+  });
+
+  it('embeds the same Supabase CA as the command', () => {
+    const ca = readFileSync(new URL('../certs/prod-ca-2021.crt', import.meta.url), 'utf8');
+    expect(SUPABASE_CA.trim()).toBe(ca.trim());
+  });
+});

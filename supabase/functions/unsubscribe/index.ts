@@ -1,0 +1,57 @@
+/**
+ * RFC 8058 one-click unsubscribe. The mail provider POSTs `List-Unsubscribe=One-Click` to the URL
+ * in the message's List-Unsubscribe header: a valid token puts the recipient on the do-not-email
+ * list (200, idempotent). A GET (a link scanner, a person's browser) changes nothing. The
+ * function reads nothing of the list: its database role may only call private.unsubscribe.
+ */
+import { unsubscribe } from './database.ts';
+import { readToken, unsubscribeKey } from './token.ts';
+
+const TEXT = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+const answer = (status: number, body: string) => new Response(`${body}\n`, { status, headers: TEXT });
+
+const HOW =
+  'To unsubscribe, use the Unsubscribe button your mail program shows next to the message, ' +
+  'or reply to the message with the word "unsubscribe". Opening this page changes nothing.';
+
+function required(name: string): string {
+  const value = Deno.env.get(name);
+  if (!value) throw new Error(`${name} is not set (supabase secrets set).`);
+  return value;
+}
+
+const key = unsubscribeKey(required('UNSUBSCRIBE_SECRET'));
+const databaseUrl = required('UNSUBSCRIBE_DB_URL');
+
+/** The body of a one-click POST: form-encoded (RFC 8058) or multipart, with List-Unsubscribe=One-Click. */
+async function isOneClick(request: Request): Promise<boolean> {
+  const type = request.headers.get('content-type') ?? '';
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)/i.test(type)) return false;
+  const form = await request.formData().catch(() => null);
+  return form?.get('List-Unsubscribe') === 'One-Click';
+}
+
+export async function handle(request: Request): Promise<Response> {
+  if (request.method === 'GET' || request.method === 'HEAD') return answer(200, HOW);
+  if (request.method !== 'POST') return answer(405, `${request.method} is not answered here. ${HOW}`);
+  if (!(await isOneClick(request))) {
+    return answer(400, 'Not a one-click unsubscribe: the body must be List-Unsubscribe=One-Click (RFC 8058).');
+  }
+  const hash = await readToken(await key, new URL(request.url).searchParams.get('token') ?? '');
+  if (!hash) {
+    return answer(403, `This unsubscribe link is not valid (altered or cut short): nothing changed. ${HOW}`);
+  }
+  try {
+    await unsubscribe(databaseUrl, hash);
+  } catch (error) {
+    // The reason only (the connection string holds a password and is never part of an error).
+    console.error(`unsubscribe failed: ${error instanceof Error ? error.message : 'unknown error'}`);
+    return answer(
+      503,
+      'The unsubscribe could not be recorded right now: please try again later, or reply "unsubscribe".',
+    );
+  }
+  return answer(200, 'Unsubscribed: you will get no more messages from this list.');
+}
+
+Deno.serve(handle);
