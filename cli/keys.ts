@@ -1,8 +1,11 @@
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { Command } from 'commander';
 import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
+import { installOwnerKey } from './seal/install.ts';
 import { Opener } from './seal/open.ts';
+import { newOwnerKeyPair, parseOwnerKey } from './seal/owner-key.ts';
 import { Ratchet } from './seal/ratchet.ts';
 import { formatRecoveryKey, newRecoveryKey } from './seal/recovery-key.ts';
 import { recoveryKey } from './seal/recovery-input.ts';
@@ -49,20 +52,45 @@ async function compact(db: pg.Client): Promise<void> {
   }
 }
 
-async function init(options: { yes?: boolean }): Promise<void> {
-  needsConfirmation(options.yes);
+/** Writes the private key to a new file only its owner may read; a UsageError if the file exists. */
+async function writeKeyFile(path: string, armored: string): Promise<void> {
+  try {
+    await writeFile(path, armored, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    const exists = (error as { code?: string }).code === 'EEXIST';
+    throw new UsageError(
+      exists
+        ? `${path} exists already: name a new file for the private key (nothing was changed).`
+        : `Cannot write ${path}: ${(error as Error).message}`,
+    );
+  }
+}
+
+async function init(options: { keyFile?: string }): Promise<void> {
+  if (!options.keyFile) throw new UsageError('Name a new file for your private key: keys init --key-file <file>.');
+  const keyFile = options.keyFile;
   await withDatabase(async (db) => {
-    if ((await sealState(db)).started) {
-      throw new UsageError(
-        'The list is sealed already. To replace its recovery key: keys rotate (needs the current one).',
-      );
+    const state = await sealState(db);
+    if (state.hourly) throw new UsageError('The list is sealed already.');
+    if (state.started) {
+      throw new UsageError('The list is sealed by the older recovery-key ratchet: move it over with keys upgrade.');
     }
-    const key = newRecoveryKey();
-    await handOver(key, options.yes);
-    const sealed = await resealList(db, null, new Ratchet(key));
+    const pair = await newOwnerKeyPair();
+    await writeKeyFile(keyFile, pair.privateKey);
+    let sealed: number;
+    try {
+      // Read back as saved: what opens the list from now on is the file, not this process's copy.
+      const saved = await parseOwnerKey(await readFile(keyFile, 'utf8'), `The saved file ${keyFile}`);
+      sealed = await installOwnerKey(db, pair.publicKey, saved);
+    } catch (error) {
+      await rm(keyFile, { force: true }); // a key that opens nothing: not one to keep by mistake
+      throw error;
+    }
     await compact(db);
-    say(`Sealed ${sealed} stored addresses. From now on every signup is sealed; the key the database`);
-    say("holds changes every hour and opens only that hour's signups.");
+    say(`Wrote your private key to ${keyFile} (readable by you only); nothing else holds it. It alone opens`);
+    say('the list: move it into your password manager or onto offline storage, then delete that file.');
+    say(`Sealed ${sealed} stored addresses. From now on every signup is sealed with a key of its hour,`);
+    say("which the database holds in clear only during that hour, and for you only wrapped to your key.");
   }, LONG);
 }
 
@@ -70,8 +98,9 @@ async function rotate(options: { yes?: boolean }): Promise<void> {
   needsConfirmation(options.yes);
   await withDatabase(async (db) => {
     const state = await sealState(db);
+    if (state.hourly) throw new UsageError('keys rotate replaces a ratchet recovery key; this list uses hourly keys.');
     if (!state.started) throw new UsageError('The list is not sealed yet: run keys init.');
-    const old = new Opener(checkedRatchet(await recoveryKey('keys rotate'), state));
+    const old = new Opener(null, checkedRatchet(await recoveryKey('keys rotate'), state));
     const key = newRecoveryKey();
     await handOver(key, options.yes);
     const sealed = await resealList(db, old, new Ratchet(key));
@@ -83,12 +112,15 @@ async function rotate(options: { yes?: boolean }): Promise<void> {
 
 export function keysCommand(): Command {
   const keys = new Command('keys').description(
-    'Seal the list at rest with a recovery key that only you hold (docs/operations.md, "Sealing the list").',
+    'Seal the list at rest with a key that only you hold (docs/operations.md, "Sealing the list").',
   );
   keys.addCommand(
     new Command('init')
-      .description('Make the recovery key, print it once, and seal every stored address (once per list).')
-      .option('-y, --yes', 'off a terminal: confirms you save the key printed on standard output')
+      .description(
+        "Make your OpenPGP key pair, write the private key once to a new file only you may read, install the public " +
+          'key, and seal every stored address (once per list).',
+      )
+      .option('--key-file <file>', 'the new file for your private key (refused if it exists)')
       .action(init)
       .exitOverride(),
   );

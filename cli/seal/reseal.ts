@@ -20,7 +20,7 @@ async function resealBatch(db: pg.Client, rows: Row[], from: Opener | null, to: 
   const closed = rows.filter((row) => row.email === null);
   if (closed.length && !from) throw new Error(`Signup ${closed[0].id} is sealed already, by a key this list has lost.`);
   const opened = from
-    ? from.open(closed.map((row) => ({ id: BigInt(row.id), step: row.step!, sealed: row.sealed! })))
+    ? from.open(closed.map((row) => ({ id: BigInt(row.id), step: row.step!, keyId: null, sealed: row.sealed! })))
     : [];
   let next = 0;
   const seals = rows.map((row) => seal(to, BigInt(row.id), row.email ?? opened[next++]));
@@ -62,7 +62,7 @@ async function pass(db: pg.Client, step: number, from: Opener | null, to: Ratche
   return done;
 }
 
-async function inTransaction<T>(db: pg.Client, work: () => Promise<T>): Promise<T> {
+export async function inTransaction<T>(db: pg.Client, work: () => Promise<T>): Promise<T> {
   await db.query('begin');
   try {
     const result = await work();
