@@ -90,7 +90,7 @@ async function init(options: { keyFile?: string }): Promise<void> {
     say(`Wrote your private key to ${keyFile} (readable by you only); nothing else holds it. It alone opens`);
     say('the list: move it into your password manager or onto offline storage, then delete that file.');
     say(`Sealed ${sealed} stored addresses. From now on every signup is sealed with a key of its hour,`);
-    say("which the database holds in clear only during that hour, and for you only wrapped to your key.");
+    say('which the database holds in clear only during that hour, and for you only wrapped to your key.');
   }, LONG);
 }
 
@@ -117,7 +117,7 @@ export function keysCommand(): Command {
   keys.addCommand(
     new Command('init')
       .description(
-        "Make your OpenPGP key pair, write the private key once to a new file only you may read, install the public " +
+        'Make your OpenPGP key pair, write the private key once to a new file only you may read, install the public ' +
           'key, and seal every stored address (once per list).',
       )
       .option('--key-file <file>', 'the new file for your private key (refused if it exists)')

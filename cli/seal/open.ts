@@ -70,7 +70,9 @@ export class Opener {
 
   /** The hourly key ids among `rows` not unwrapped yet. */
   missing(rows: SealedRow[]): bigint[] {
-    return [...new Set(rows.flatMap((row) => (row.keyId !== null && !this.hourKeys.has(row.keyId) ? [row.keyId] : [])))];
+    return [
+      ...new Set(rows.flatMap((row) => (row.keyId !== null && !this.hourKeys.has(row.keyId) ? [row.keyId] : []))),
+    ];
   }
 
   private keysOf(row: SealedRow): { keys: Keys; header: Buffer } {
@@ -93,10 +95,7 @@ export class Opener {
     const { keys, header } = this.keysOf(row);
     const body = row.sealed.length - TAG_BYTES;
     if (body < IV_BYTES + BLOCK || (body - IV_BYTES) % BLOCK !== 0) throw this.broken(row, 'it has the wrong length');
-    const tag = createHmac('sha256', keys.authentication)
-      .update(header)
-      .update(row.sealed.subarray(0, body))
-      .digest();
+    const tag = createHmac('sha256', keys.authentication).update(header).update(row.sealed.subarray(0, body)).digest();
     if (!timingSafeEqual(tag, row.sealed.subarray(body))) throw this.broken(row, 'its tag does not verify');
     const decipher = createDecipheriv('aes-256-cbc', keys.encryption, row.sealed.subarray(0, IV_BYTES));
     try {

@@ -31,7 +31,11 @@ export function ownerKeyFile(armored: string): string {
  * byte for byte. `ownerKey`: the list's private key, armored (none while it is not sealed).
  * `address`: only the signups of that address (any letter case or Unicode form: found by its keyed hash).
  */
-export async function storedAddresses(owner: Client, ownerKey?: string, address?: string): Promise<Map<string, string>> {
+export async function storedAddresses(
+  owner: Client,
+  ownerKey?: string,
+  address?: string,
+): Promise<Map<string, string>> {
   const { rows } = await owner.query<StoredAddress>(
     `select w.id, w.email, k.step, k.key_id::text, k.sealed
      from public.waiting_list w join private.waiting_list_keys k on k.id = w.id
