@@ -145,6 +145,10 @@ declare
   held boolean;
   retired integer := 0;
 begin
+  -- The current hour's table holds an older key only if no run emptied it in the hours before
+  -- (the job stopped for over an hour): deleted, which takes no lock a signup waits for; its bytes
+  -- stay in the table's file until the table is emptied after its hour.
+  execute format('delete from private.%I where hour < $1', private.hour_key_table(hour)) using hour;
   foreach slot in array array['hour_key_0', 'hour_key_1', 'hour_key_2'] loop
     continue when slot = private.hour_key_table(hour);
     -- Only a table whose keys are all of past hours (the next hour's first signup may be early).

@@ -4,6 +4,7 @@
  */
 import type { Client } from 'pg';
 import { describe, expect, inject, it } from 'vitest';
+import { keysInit } from '../../cli/tests/keys-init';
 import { waitlist } from '../../cli/tests/run-cli';
 import { constraintNames } from '../../mocks/postgrest';
 import { insertEmail, refusal } from '../harness/api-request';
@@ -144,11 +145,11 @@ describe('sealing over a database in use', () => {
       } finally {
         await api.end();
       }
-      const init = await waitlist(['keys', 'init', '--yes'], env);
-      expect(init.code).toBe(0);
+      const init = await keysInit(env);
+      expect(init.result.code, init.result.stderr).toBe(0);
       const { rows } = await owner.query('select count(*)::int as n from public.waiting_list where email is not null');
       expect(rows[0].n).toBe(0);
-      const exported = (await waitlist(['export'], { ...env, WAITLIST_RECOVERY_KEY: init.stdout.trim() })).stdout;
+      const exported = (await waitlist(['export'], { ...env, WAITLIST_OWNER_KEY_FILE: init.keyFile })).stdout;
       expect(exported.split('\r\n').map((line) => line.split(',')[0])).toEqual([
         'email',
         'Ada@Example.com',
