@@ -5,12 +5,13 @@ import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
 import { installOwnerKey } from './seal/install.ts';
 import { Opener } from './seal/open.ts';
-import { newOwnerKeyPair, parseOwnerKey } from './seal/owner-key.ts';
+import { newOwnerKeyPair, type OwnerKey, parseOwnerKey } from './seal/owner-key.ts';
 import { Ratchet } from './seal/ratchet.ts';
 import { formatRecoveryKey, newRecoveryKey } from './seal/recovery-key.ts';
 import { recoveryKey } from './seal/recovery-input.ts';
 import { compactList, resealList } from './seal/reseal.ts';
 import { checkedRatchet, sealState } from './seal/sealed-list.ts';
+import { upgradeList } from './seal/upgrade.ts';
 import { Cancelled, interactive, out, say, UsageError } from './terminal.ts';
 
 const TYPED_BACK = 8;
@@ -48,7 +49,7 @@ function needsConfirmation(yes: boolean | undefined): void {
 async function compact(db: pg.Client): Promise<void> {
   if (!(await compactList(db))) {
     say('The list was busy: its old row versions are still on disk. At a quiet moment, in the SQL editor:');
-    say('  vacuum (full, analyze) public.waiting_list, private.waiting_list_keys;');
+    say('  vacuum (full, analyze) public.waiting_list, private.waiting_list_keys, private.seal_key;');
   }
 }
 
@@ -66,31 +67,66 @@ async function writeKeyFile(path: string, armored: string): Promise<void> {
   }
 }
 
+/**
+ * Makes the owner's key pair, writes the private key to `keyFile`, and runs `work` with the public
+ * key and the private key as read back from the file; a failed `work` takes the file away again.
+ */
+async function withNewOwnerKey<T>(
+  keyFile: string,
+  work: (publicKey: Buffer, saved: OwnerKey) => Promise<T>,
+): Promise<T> {
+  const pair = await newOwnerKeyPair();
+  await writeKeyFile(keyFile, pair.privateKey);
+  try {
+    // Read back as saved: what opens the list from now on is the file, not this process's copy.
+    return await work(
+      pair.publicKey,
+      await parseOwnerKey(await readFile(keyFile, 'utf8'), `The saved file ${keyFile}`),
+    );
+  } catch (error) {
+    await rm(keyFile, { force: true }); // a key that opens nothing: not one to keep by mistake
+    throw error;
+  }
+}
+
+const KEY_FILE_NEEDED = (command: string) =>
+  new UsageError(`Name a new file for your private key: keys ${command} --key-file <file>.`);
+
+function keptPrivately(keyFile: string): void {
+  say(`Wrote your private key to ${keyFile} (readable by you only); nothing else holds it. It alone opens`);
+  say('the list: move it into your password manager or onto offline storage, then delete that file.');
+}
+
 async function init(options: { keyFile?: string }): Promise<void> {
-  if (!options.keyFile) throw new UsageError('Name a new file for your private key: keys init --key-file <file>.');
-  const keyFile = options.keyFile;
+  const { keyFile } = options;
+  if (!keyFile) throw KEY_FILE_NEEDED('init');
   await withDatabase(async (db) => {
     const state = await sealState(db);
     if (state.hourly) throw new UsageError('The list is sealed already.');
     if (state.started) {
       throw new UsageError('The list is sealed by the older recovery-key ratchet: move it over with keys upgrade.');
     }
-    const pair = await newOwnerKeyPair();
-    await writeKeyFile(keyFile, pair.privateKey);
-    let sealed: number;
-    try {
-      // Read back as saved: what opens the list from now on is the file, not this process's copy.
-      const saved = await parseOwnerKey(await readFile(keyFile, 'utf8'), `The saved file ${keyFile}`);
-      sealed = await installOwnerKey(db, pair.publicKey, saved);
-    } catch (error) {
-      await rm(keyFile, { force: true }); // a key that opens nothing: not one to keep by mistake
-      throw error;
-    }
+    const sealed = await withNewOwnerKey(keyFile, (publicKey, saved) => installOwnerKey(db, publicKey, saved));
     await compact(db);
-    say(`Wrote your private key to ${keyFile} (readable by you only); nothing else holds it. It alone opens`);
-    say('the list: move it into your password manager or onto offline storage, then delete that file.');
+    keptPrivately(keyFile);
     say(`Sealed ${sealed} stored addresses. From now on every signup is sealed with a key of its hour,`);
     say('which the database holds in clear only during that hour, and for you only wrapped to your key.');
+  }, LONG);
+}
+
+async function upgrade(options: { keyFile?: string }): Promise<void> {
+  const { keyFile } = options;
+  if (!keyFile) throw KEY_FILE_NEEDED('upgrade');
+  await withDatabase(async (db) => {
+    const state = await sealState(db);
+    if (state.hourly) throw new UsageError('The list is sealed with hourly keys already.');
+    if (!state.started) throw new UsageError('The list is not sealed yet: run keys init.');
+    const ratchet = checkedRatchet(await recoveryKey('keys upgrade'), state);
+    const sealed = await withNewOwnerKey(keyFile, (publicKey, saved) => upgradeList(db, ratchet, publicKey, saved));
+    await compact(db);
+    keptPrivately(keyFile);
+    say(`Sealed ${sealed} addresses again under a key wrapped to yours; the ratchet's chain is deleted and the`);
+    say('recovery key opens nothing from now on. Every new signup is sealed with a key of its hour.');
   }, LONG);
 }
 
@@ -122,6 +158,16 @@ export function keysCommand(): Command {
       )
       .option('--key-file <file>', 'the new file for your private key (refused if it exists)')
       .action(init)
+      .exitOverride(),
+  );
+  keys.addCommand(
+    new Command('upgrade')
+      .description(
+        'Move a list sealed by the recovery-key ratchet to hourly keys: makes your key pair as init does and ' +
+          'seals every address again. Needs the recovery key (WAITLIST_RECOVERY_KEY, or typed).',
+      )
+      .option('--key-file <file>', 'the new file for your private key (refused if it exists)')
+      .action(upgrade)
       .exitOverride(),
   );
   keys.addCommand(

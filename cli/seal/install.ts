@@ -11,7 +11,7 @@ import { type OwnerKey, unwrap } from './owner-key.ts';
 import { inTransaction } from './reseal.ts';
 
 /** The test: a random key wrapped by pgcrypto to `publicKey`, opened with `saved`. Throws a UsageError if it does not open. */
-async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerKey): Promise<void> {
+export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerKey): Promise<void> {
   const { rows } = await db.query<{ wrapped: Buffer; digest: Buffer }>(
     `select extensions.pgp_pub_encrypt_bytea(t, $1) as wrapped, sha256(t) as digest
      from (select extensions.gen_random_bytes(32) as t) test`,

@@ -88,3 +88,10 @@ export async function matches(key: OwnerKey, publicKey: Buffer): Promise<boolean
   const installed = await openpgp.readKey({ binaryKey: publicKey });
   return installed.getFingerprint() === key.getFingerprint();
 }
+
+/** `key` wrapped to the binary public key, as pgp_pub_encrypt_bytea would: for a key the database must never see in clear. */
+export async function wrap(publicKey: Buffer, key: Buffer): Promise<Buffer> {
+  const encryptionKeys = await openpgp.readKey({ binaryKey: publicKey });
+  const message = await openpgp.createMessage({ binary: key });
+  return Buffer.from(await openpgp.encrypt({ message, encryptionKeys, format: 'binary' }));
+}

@@ -98,14 +98,14 @@ export async function resealList(db: pg.Client, from: Opener | null, to: Ratchet
 }
 
 /**
- * Rewrites the list's tables into new files, so the plaintext (or old seals) of the rows just
- * sealed does not linger in dead row versions, and refreshes their statistics, which sample
+ * Rewrites the list's tables (and the ratchet's key table) into new files, so the plaintext (or
+ * old seals, or a deleted chain key) of the rows just sealed does not linger in dead row versions, and refreshes their statistics, which sample
  * column values. Signups wait while it runs; it gives up after 5 s of waiting for the lock.
  */
 export async function compactList(db: pg.Client): Promise<boolean> {
   await db.query(`set lock_timeout = '5s'`);
   try {
-    await db.query('vacuum (full, analyze) public.waiting_list, private.waiting_list_keys');
+    await db.query('vacuum (full, analyze) public.waiting_list, private.waiting_list_keys, private.seal_key');
     return true;
   } catch (error) {
     if ((error as { code?: string }).code !== '55P03') throw error;
