@@ -3,6 +3,7 @@ import { createInterface } from 'node:readline/promises';
 import { Command } from 'commander';
 import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
+import { loggingRisks } from './health/logging.ts';
 import { installOwnerKey } from './seal/install.ts';
 import { Opener } from './seal/open.ts';
 import { newOwnerKeyPair, type OwnerKey, parseOwnerKey } from './seal/owner-key.ts';
@@ -89,6 +90,11 @@ async function withNewOwnerKey<T>(
   }
 }
 
+/** Sealing keeps addresses out of the tables and the WAL, not out of a log that records them as they arrive. */
+async function warnAboutLogs(db: pg.Client): Promise<void> {
+  for (const risk of await loggingRisks(db)) say(`Warning: the server log receives signups' addresses: ${risk}`);
+}
+
 const KEY_FILE_NEEDED = (command: string) =>
   new UsageError(`Name a new file for your private key: keys ${command} --key-file <file>.`);
 
@@ -106,6 +112,7 @@ async function init(options: { keyFile?: string }): Promise<void> {
     if (state.started) {
       throw new UsageError('The list is sealed by the older recovery-key ratchet: move it over with keys upgrade.');
     }
+    await warnAboutLogs(db);
     const sealed = await withNewOwnerKey(keyFile, (publicKey, saved) => installOwnerKey(db, publicKey, saved));
     await compact(db);
     keptPrivately(keyFile);
@@ -122,6 +129,7 @@ async function upgrade(options: { keyFile?: string }): Promise<void> {
     if (state.hourly) throw new UsageError('The list is sealed with hourly keys already.');
     if (!state.started) throw new UsageError('The list is not sealed yet: run keys init.');
     const ratchet = checkedRatchet(await recoveryKey('keys upgrade'), state);
+    await warnAboutLogs(db);
     const sealed = await withNewOwnerKey(keyFile, (publicKey, saved) => upgradeList(db, ratchet, publicKey, saved));
     await compact(db);
     keptPrivately(keyFile);
