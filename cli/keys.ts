@@ -1,50 +1,18 @@
 import { readFile, rm, writeFile } from 'node:fs/promises';
-import { createInterface } from 'node:readline/promises';
 import { Command } from 'commander';
 import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
 import { loggingRisks } from './health/logging.ts';
 import { installOwnerKey } from './seal/install.ts';
-import { Opener } from './seal/open.ts';
 import { newOwnerKeyPair, type OwnerKey, parseOwnerKey } from './seal/owner-key.ts';
-import { Ratchet } from './seal/ratchet.ts';
-import { formatRecoveryKey, newRecoveryKey } from './seal/recovery-key.ts';
 import { recoveryKey } from './seal/recovery-input.ts';
-import { compactList, resealList } from './seal/reseal.ts';
+import { compactList } from './seal/reseal.ts';
 import { checkedRatchet, sealState } from './seal/sealed-list.ts';
 import { upgradeList } from './seal/upgrade.ts';
-import { Cancelled, interactive, out, say, UsageError } from './terminal.ts';
+import { say, UsageError } from './terminal.ts';
 
-const TYPED_BACK = 8;
 /** Sealing a long list and rewriting its tables take longer than a short query may. */
 const LONG = { longQueries: true };
-
-/** Prints the key once, on stdout, and on a terminal has the owner type its end back. */
-async function handOver(key: Buffer, yes: boolean | undefined): Promise<void> {
-  const written = formatRecoveryKey(key);
-  say('Your recovery key follows, printed this once. Only it opens the list: the database never holds it.');
-  say('Keep it in your password manager and on paper somewhere safe; lose it, and every address older than');
-  say('the current hour is lost with it.');
-  out(written);
-  if (yes) return;
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const typed = await prompt.question(`Saved? Type its last ${TYPED_BACK} characters to go on: `);
-      if (typed.trim() === written.slice(-TYPED_BACK)) return;
-      say('That is not how the key ends.');
-    }
-  } finally {
-    prompt.close();
-  }
-  throw new Cancelled('Nothing changed; the key above is not used: discard it.');
-}
-
-function needsConfirmation(yes: boolean | undefined): void {
-  if (!yes && !interactive()) {
-    throw new UsageError('Not on a terminal: add --yes to confirm you will save the key printed on standard output.');
-  }
-}
 
 /** After sealing: no old row version keeps what was just sealed. */
 async function compact(db: pg.Client): Promise<void> {
@@ -138,22 +106,6 @@ async function upgrade(options: { keyFile?: string }): Promise<void> {
   }, LONG);
 }
 
-async function rotate(options: { yes?: boolean }): Promise<void> {
-  needsConfirmation(options.yes);
-  await withDatabase(async (db) => {
-    const state = await sealState(db);
-    if (state.hourly) throw new UsageError('keys rotate replaces a ratchet recovery key; this list uses hourly keys.');
-    if (!state.started) throw new UsageError('The list is not sealed yet: run keys init.');
-    const old = new Opener(null, checkedRatchet(await recoveryKey('keys rotate'), state));
-    const key = newRecoveryKey();
-    await handOver(key, options.yes);
-    const sealed = await resealList(db, old, new Ratchet(key));
-    await compact(db);
-    say(`Sealed ${sealed} addresses under the new key. The old recovery key opens nothing from now on,`);
-    say('and a key taken from the database before now derives nothing that is used any more.');
-  }, LONG);
-}
-
 export function keysCommand(): Command {
   const keys = new Command('keys').description(
     'Seal the list at rest with a key that only you hold (docs/operations.md, "Sealing the list").',
@@ -176,16 +128,6 @@ export function keysCommand(): Command {
       )
       .option('--key-file <file>', 'the new file for your private key (refused if it exists)')
       .action(upgrade)
-      .exitOverride(),
-  );
-  keys.addCommand(
-    new Command('rotate')
-      .description(
-        'Replace the recovery key (lost control of the old one, or of the database): every address is sealed ' +
-          `again under a new key. Needs the current key (WAITLIST_RECOVERY_KEY, or typed).`,
-      )
-      .option('-y, --yes', 'off a terminal: confirms you save the new key printed on standard output')
-      .action(rotate)
       .exitOverride(),
   );
   return keys;

@@ -30,13 +30,13 @@ const smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).por
 
 const text = join(tmpdir(), `waitlist-bench-${process.pid}.txt`);
 writeFileSync(text, 'We launched.\n');
-const { cluster, url, recoveryKey } = await listOf(ADDRESSES);
+const { cluster, url, keyFile } = await listOf(ADDRESSES);
 try {
   const args = ['--from', 'launch@product.example', '--subject', 'We launched', '--text', text, '--yes'];
   const run = await measure(process.execPath, [MAIN, 'notify', ...args, '--connections', String(CONNECTIONS)], {
     DATABASE_URL: url,
     SMTP_URL: smtpUrl,
-    WAITLIST_RECOVERY_KEY: recoveryKey,
+    WAITLIST_OWNER_KEY_FILE: keyFile,
   });
   console.log(
     `notify of ${ADDRESSES.toLocaleString('en')} addresses, ${CONNECTIONS} SMTP connections, loopback smtp-server:`,
