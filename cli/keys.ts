@@ -1,105 +1,133 @@
-import { createInterface } from 'node:readline/promises';
+import { readFile, rm, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
-import { Opener } from './seal/open.ts';
-import { Ratchet } from './seal/ratchet.ts';
-import { formatRecoveryKey, newRecoveryKey } from './seal/recovery-key.ts';
+import { loggingRisks } from './health/logging.ts';
+import { installOwnerKey } from './seal/install.ts';
+import { newOwnerKeyPair, type OwnerKey, parseOwnerKey } from './seal/owner-key.ts';
 import { recoveryKey } from './seal/recovery-input.ts';
-import { compactList, resealList } from './seal/reseal.ts';
+import { compactList } from './seal/reseal.ts';
 import { checkedRatchet, sealState } from './seal/sealed-list.ts';
-import { Cancelled, interactive, out, say, UsageError } from './terminal.ts';
+import { upgradeList } from './seal/upgrade.ts';
+import { say, UsageError } from './terminal.ts';
 
-const TYPED_BACK = 8;
 /** Sealing a long list and rewriting its tables take longer than a short query may. */
 const LONG = { longQueries: true };
-
-/** Prints the key once, on stdout, and on a terminal has the owner type its end back. */
-async function handOver(key: Buffer, yes: boolean | undefined): Promise<void> {
-  const written = formatRecoveryKey(key);
-  say('Your recovery key follows, printed this once. Only it opens the list: the database never holds it.');
-  say('Keep it in your password manager and on paper somewhere safe; lose it, and every address older than');
-  say('the current hour is lost with it.');
-  out(written);
-  if (yes) return;
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    for (let attempt = 0; attempt < 3; attempt += 1) {
-      const typed = await prompt.question(`Saved? Type its last ${TYPED_BACK} characters to go on: `);
-      if (typed.trim() === written.slice(-TYPED_BACK)) return;
-      say('That is not how the key ends.');
-    }
-  } finally {
-    prompt.close();
-  }
-  throw new Cancelled('Nothing changed; the key above is not used: discard it.');
-}
-
-function needsConfirmation(yes: boolean | undefined): void {
-  if (!yes && !interactive()) {
-    throw new UsageError('Not on a terminal: add --yes to confirm you will save the key printed on standard output.');
-  }
-}
 
 /** After sealing: no old row version keeps what was just sealed. */
 async function compact(db: pg.Client): Promise<void> {
   if (!(await compactList(db))) {
     say('The list was busy: its old row versions are still on disk. At a quiet moment, in the SQL editor:');
-    say('  vacuum (full, analyze) public.waiting_list, private.waiting_list_keys;');
+    say('  vacuum (full, analyze) public.waiting_list, private.waiting_list_keys, private.seal_key;');
   }
 }
 
-async function init(options: { yes?: boolean }): Promise<void> {
-  needsConfirmation(options.yes);
+/** Writes the private key to a new file only its owner may read; a UsageError if the file exists. */
+async function writeKeyFile(path: string, armored: string): Promise<void> {
+  try {
+    await writeFile(path, armored, { flag: 'wx', mode: 0o600 });
+  } catch (error) {
+    const exists = (error as { code?: string }).code === 'EEXIST';
+    throw new UsageError(
+      exists
+        ? `${path} exists already: name a new file for the private key (nothing was changed).`
+        : `Cannot write ${path}: ${(error as Error).message}`,
+    );
+  }
+}
+
+/**
+ * Makes the owner's key pair, writes the private key to `keyFile`, and runs `work` with the public
+ * key and the private key as read back from the file; a failed `work` takes the file away again.
+ */
+async function withNewOwnerKey<T>(
+  keyFile: string,
+  work: (publicKey: Buffer, saved: OwnerKey) => Promise<T>,
+): Promise<T> {
+  const pair = await newOwnerKeyPair();
+  await writeKeyFile(keyFile, pair.privateKey);
+  try {
+    // Read back as saved: what opens the list from now on is the file, not this process's copy.
+    return await work(
+      pair.publicKey,
+      await parseOwnerKey(await readFile(keyFile, 'utf8'), `The saved file ${keyFile}`),
+    );
+  } catch (error) {
+    await rm(keyFile, { force: true }); // a key that opens nothing: not one to keep by mistake
+    throw error;
+  }
+}
+
+/** Sealing keeps addresses out of the tables and the WAL, not out of a log that records them as they arrive. */
+async function warnAboutLogs(db: pg.Client): Promise<void> {
+  for (const risk of await loggingRisks(db)) say(`Warning: the server log receives signups' addresses: ${risk}`);
+}
+
+const KEY_FILE_NEEDED = (command: string) =>
+  new UsageError(`Name a new file for your private key: keys ${command} --key-file <file>.`);
+
+function keptPrivately(keyFile: string): void {
+  say(`Wrote your private key to ${keyFile} (readable by you only); nothing else holds it. It alone opens`);
+  say('the list: move it into your password manager or onto offline storage, then delete that file.');
+}
+
+async function init(options: { keyFile?: string }): Promise<void> {
+  const { keyFile } = options;
+  if (!keyFile) throw KEY_FILE_NEEDED('init');
   await withDatabase(async (db) => {
-    if ((await sealState(db)).started) {
-      throw new UsageError(
-        'The list is sealed already. To replace its recovery key: keys rotate (needs the current one).',
-      );
+    const state = await sealState(db);
+    if (state.hourly) throw new UsageError('The list is sealed already.');
+    if (state.started) {
+      throw new UsageError('The list is sealed by the older recovery-key ratchet: move it over with keys upgrade.');
     }
-    const key = newRecoveryKey();
-    await handOver(key, options.yes);
-    const sealed = await resealList(db, null, new Ratchet(key));
+    await warnAboutLogs(db);
+    const sealed = await withNewOwnerKey(keyFile, (publicKey, saved) => installOwnerKey(db, publicKey, saved));
     await compact(db);
-    say(`Sealed ${sealed} stored addresses. From now on every signup is sealed; the key the database`);
-    say("holds changes every hour and opens only that hour's signups.");
+    keptPrivately(keyFile);
+    say(`Sealed ${sealed} stored addresses. From now on every signup is sealed with a key of its hour,`);
+    say('which the database holds in clear only during that hour, and for you only wrapped to your key.');
   }, LONG);
 }
 
-async function rotate(options: { yes?: boolean }): Promise<void> {
-  needsConfirmation(options.yes);
+async function upgrade(options: { keyFile?: string }): Promise<void> {
+  const { keyFile } = options;
+  if (!keyFile) throw KEY_FILE_NEEDED('upgrade');
   await withDatabase(async (db) => {
     const state = await sealState(db);
+    if (state.hourly) throw new UsageError('The list is sealed with hourly keys already.');
     if (!state.started) throw new UsageError('The list is not sealed yet: run keys init.');
-    const old = new Opener(checkedRatchet(await recoveryKey('keys rotate'), state));
-    const key = newRecoveryKey();
-    await handOver(key, options.yes);
-    const sealed = await resealList(db, old, new Ratchet(key));
+    const ratchet = checkedRatchet(await recoveryKey('keys upgrade'), state);
+    await warnAboutLogs(db);
+    const sealed = await withNewOwnerKey(keyFile, (publicKey, saved) => upgradeList(db, ratchet, publicKey, saved));
     await compact(db);
-    say(`Sealed ${sealed} addresses under the new key. The old recovery key opens nothing from now on,`);
-    say('and a key taken from the database before now derives nothing that is used any more.');
+    keptPrivately(keyFile);
+    say(`Sealed ${sealed} addresses again under a key wrapped to yours; the ratchet's chain is deleted and the`);
+    say('recovery key opens nothing from now on. Every new signup is sealed with a key of its hour.');
   }, LONG);
 }
 
 export function keysCommand(): Command {
   const keys = new Command('keys').description(
-    'Seal the list at rest with a recovery key that only you hold (docs/operations.md, "Sealing the list").',
+    'Seal the list at rest with a key that only you hold (docs/operations.md, "Sealing the list").',
   );
   keys.addCommand(
     new Command('init')
-      .description('Make the recovery key, print it once, and seal every stored address (once per list).')
-      .option('-y, --yes', 'off a terminal: confirms you save the key printed on standard output')
+      .description(
+        'Make your OpenPGP key pair, write the private key once to a new file only you may read, install the public ' +
+          'key, and seal every stored address (once per list).',
+      )
+      .option('--key-file <file>', 'the new file for your private key (refused if it exists)')
       .action(init)
       .exitOverride(),
   );
   keys.addCommand(
-    new Command('rotate')
+    new Command('upgrade')
       .description(
-        'Replace the recovery key (lost control of the old one, or of the database): every address is sealed ' +
-          `again under a new key. Needs the current key (WAITLIST_RECOVERY_KEY, or typed).`,
+        'Move a list sealed by the recovery-key ratchet to hourly keys: makes your key pair as init does and ' +
+          'seals every address again. Needs the recovery key (WAITLIST_RECOVERY_KEY, or typed).',
       )
-      .option('-y, --yes', 'off a terminal: confirms you save the new key printed on standard output')
-      .action(rotate)
+      .option('--key-file <file>', 'the new file for your private key (refused if it exists)')
+      .action(upgrade)
       .exitOverride(),
   );
   return keys;

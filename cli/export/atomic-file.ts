@@ -1,9 +1,10 @@
 /**
  * A file that appears whole or not at all: written beside its final name, flushed to disk, then
- * renamed over it. A full disk or a lost connection leaves the earlier file, if any, as it was.
+ * renamed over it. A full disk, a lost connection or a stop signal (Ctrl-C, SIGTERM, a closed
+ * terminal) leaves the earlier file, if any, as it was, and no partial file behind.
  */
 import { once } from 'node:events';
-import { createWriteStream, type WriteStream } from 'node:fs';
+import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
@@ -11,6 +12,14 @@ export async function writeAtomically(path: string, write: (file: WriteStream) =
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
   // 0600: the list is personal data; flush: on disk before the rename makes it the file.
   const file = createWriteStream(temporary, { flags: 'wx', mode: 0o600, flush: true });
+  const stopped = (signal: NodeJS.Signals) => {
+    file.destroy();
+    rmSync(temporary, { force: true });
+    forget();
+    process.kill(process.pid, signal); // as if unhandled: the shell sees the signal
+  };
+  const forget = () => STOP_SIGNALS.forEach((signal) => process.off(signal, stopped));
+  STOP_SIGNALS.forEach((signal) => process.once(signal, stopped));
   try {
     await write(file);
     if (!file.closed) await once(file, 'close');
@@ -19,5 +28,10 @@ export async function writeAtomically(path: string, write: (file: WriteStream) =
     file.destroy();
     await rm(temporary, { force: true });
     throw new Error(`Could not write ${path} (${(error as Error).message}); it is unchanged.`, { cause: error });
+  } finally {
+    forget();
   }
 }
+
+/** What stops a command from outside: Ctrl-C, kill, and a closed terminal. */
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];

@@ -4,6 +4,7 @@ import { duration, ok, problem, type Finding } from './finding.ts';
 
 const GUARD = 'supabase/migrations/20261122044600_signup_guard.sql';
 const SEALED = 'supabase/migrations/20261125200000_sealed_list.sql';
+const HOURLY = 'supabase/migrations/20261126200000_hourly_seal_keys.sql';
 
 /** The jobs the migrations schedule, and how stale a last run may be. */
 const JOBS = [
@@ -38,6 +39,14 @@ const JOBS = [
     runs: 'hourly at minute 5',
     staleAfterSeconds: 2 * 3600,
     mustHaveRun: false,
+  },
+  {
+    name: 'waitlist-seal-hour-keys',
+    scheduledBy: HOURLY,
+    does: "empties the clear-key tables of past hours, so the database holds only the current hour's key",
+    runs: 'every minute',
+    staleAfterSeconds: 15 * 60,
+    mustHaveRun: false, // a project younger than a minute
   },
 ];
 
@@ -96,7 +105,7 @@ export async function checkCron(db: pg.Client): Promise<Finding[]> {
         'pg_cron',
         "Not enabled: nothing deletes the guard's expired counters (personal data) or prepares its daily secrets, " +
           'and the sealing key never changes.',
-        `Enable pg_cron (Dashboard → Database → Extensions), then run the cron.schedule(...) lines of ${GUARD} and ${SEALED}.`,
+        `Enable pg_cron (Dashboard → Database → Extensions), then run the cron.schedule(...) lines of ${GUARD}, ${SEALED} and ${HOURLY}.`,
       ),
     ];
   }

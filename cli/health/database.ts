@@ -9,6 +9,7 @@ import { checkCron } from './cron.ts';
 import { setup, type Finding } from './finding.ts';
 import { RESTORE_PROJECT } from './fixes.ts';
 import { checkGuardData, checkLimits, checkOrigins } from './guard.ts';
+import { checkLogging } from './logging.ts';
 import { checkMigrations } from './migrations.ts';
 import { checkSealing } from './sealing.ts';
 import { checkUnsubscribeRole } from './unsubscribe-role.ts';
@@ -52,6 +53,7 @@ export async function checkDatabase(site: string | undefined, seconds: number): 
       await checkGuardData(db),
       await checkSealing(db),
       await checkUnsubscribeRole(db),
+      await checkLogging(db),
     ];
   } catch (error) {
     return [setup('database', `The checks stopped: ${why(error)}.`, `Run the check again. ${RESTORE_PROJECT}`)];

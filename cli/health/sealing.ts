@@ -4,6 +4,7 @@ import { duration, ok, plural, problem, type Finding } from './finding.ts';
 
 export type SealStatus = {
   sealing: boolean;
+  scheme: 'hourly' | 'ratchet' | null;
   step: number | null;
   moved_seconds_ago: number | null;
   stalled: boolean;
@@ -14,7 +15,7 @@ export type SealStatus = {
 
 export async function sealStatus(db: pg.Client | pg.PoolClient): Promise<SealStatus> {
   const { rows } = await db.query<SealStatus>(
-    `select sealing, step, extract(epoch from now() - advanced_at)::int as moved_seconds_ago, stalled,
+    `select sealing, scheme, step, extract(epoch from now() - advanced_at)::int as moved_seconds_ago, stalled,
             plaintext::int, unkeyed::int, unreadable::int
      from private.seal_status()`,
   );
@@ -30,7 +31,14 @@ export function sealingFaults(s: SealStatus): string[] {
     ];
   }
   return [
-    ...(s.stalled
+    ...(s.stalled && s.scheme === 'hourly'
+      ? [
+          "A past hour's sealing key is still held in clear: the pg_cron job " +
+            'waitlist-seal-hour-keys, which empties them each minute, is missing or failing, so a copy of the ' +
+            "database opens that hour's signups.",
+        ]
+      : []),
+    ...(s.stalled && s.scheme === 'ratchet'
       ? [
           `The sealing key has not moved for ${duration(s.moved_seconds_ago)} (step ${s.step}): its hourly pg_cron job ` +
             '(waitlist-seal-ratchet) is missing or failing, so the key the database holds opens every signup since then.',
@@ -50,13 +58,18 @@ export async function checkSealing(db: pg.Client): Promise<Finding> {
   const status = await sealStatus(db);
   const faults = sealingFaults(status);
   if (!faults.length) {
-    return ok('sealing', `Every address sealed; step ${status.step}, moved ${duration(status.moved_seconds_ago)} ago.`);
+    return ok(
+      'sealing',
+      status.scheme === 'hourly'
+        ? "Every address sealed; the database holds only the current hour's key in clear."
+        : `Every address sealed; step ${status.step}, moved ${duration(status.moved_seconds_ago)} ago.`,
+    );
   }
   return problem(
     'sealing',
     faults.join(' '),
     status.sealing
-      ? 'npm run waitlist -- count seals what waits; for the ratchet, see the waitlist-seal-ratchet finding.'
+      ? 'npm run waitlist -- count seals what waits; for the keys, see the waitlist-seal-hour-keys (or -ratchet) finding.'
       : 'npm run waitlist -- keys init (docs/operations.md, "Sealing the list").',
   );
 }

@@ -12,8 +12,8 @@ import { addressOf, type StoredAddress } from '../seal/sealed-list.ts';
 export type Claimed = { hash: Buffer; email: string; mayEmail: boolean };
 type ClaimedRow = StoredAddress & { hash: Buffer; mayEmail: boolean };
 
-const claimed = (row: ClaimedRow | undefined, opener: Opener | null): Claimed | null =>
-  row ? { hash: row.hash, email: addressOf(row, opener), mayEmail: row.mayEmail } : null;
+const claimed = async (db: Queryable, row: ClaimedRow | undefined, opener: Opener | null): Promise<Claimed | null> =>
+  row ? { hash: row.hash, email: await addressOf(db, row, opener), mayEmail: row.mayEmail } : null;
 
 /** One run per campaign at a time, for as long as `session` stays open: another run's in-flight rows would look uncertain. */
 export async function lockCampaign(session: Queryable, campaign: string): Promise<boolean> {
@@ -48,12 +48,13 @@ export async function enqueue(db: Queryable, campaign: string): Promise<void> {
 /** The addresses a stopped run left in 'sending' (null when erased since), opened if sealed. */
 export async function uncertain(db: Queryable, campaign: string, opener: Opener | null): Promise<(string | null)[]> {
   const { rows } = await db.query<StoredAddress>(
-    `select w.id, w.email, k.step, k.sealed from private.notify_journal j
+    `select w.id, w.email, k.step, k.key_id::text, k.sealed from private.notify_journal j
      left join public.waiting_list w on w.id = j.signup_id left join private.waiting_list_keys k on k.id = w.id
      where j.campaign = $1 and j.state = 'sending' order by w.id`,
     [campaign],
   );
-  const addresses = rows.map((row) => (row.id === null ? null : addressOf(row, opener)));
+  const addresses: (string | null)[] = [];
+  for (const row of rows) addresses.push(row.id === null ? null : await addressOf(db, row, opener));
   return addresses.sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null || a < b ? -1 : 1));
 }
 
@@ -72,7 +73,7 @@ export async function resendUncertain(db: Queryable, campaign: string): Promise<
  */
 const CLAIM = `
   checked as (
-    select n.address_hash, w.id, w.email, k.step, k.sealed, not exists (
+    select n.address_hash, w.id, w.email, k.step, k.key_id::text, k.sealed, not exists (
         select from private.do_not_email d
         where d.address_hash = n.address_hash and not (d.reason = 'erased' and w.created_at > d.added_at)
       ) as may_email
@@ -83,7 +84,7 @@ const CLAIM = `
       detail = case when c.may_email then null else 'do-not-email' end,
       attempts = j.attempts + c.may_email::int, changed_at = now()
   from checked c where j.campaign = $1 and j.address_hash = c.address_hash
-  returning j.address_hash as hash, c.id, c.email, c.step, c.sealed, c.may_email as "mayEmail"`;
+  returning j.address_hash as hash, c.id, c.email, c.step, c.key_id, c.sealed, c.may_email as "mayEmail"`;
 
 /** Takes the next pending address, but none of `resting` (committed at once); null when none is left. */
 export async function claimNext(
@@ -99,7 +100,7 @@ export async function claimNext(
        order by signup_id limit 1 for update skip locked), ${CLAIM}`,
     [campaign, resting],
   );
-  return claimed(rows[0], opener);
+  return claimed(db, rows[0], opener);
 }
 
 /** Takes this address again after its wait; null when it is no longer pending (erased meanwhile). */
@@ -116,7 +117,7 @@ export async function claimAgain(
        for update), ${CLAIM}`,
     [campaign, hash],
   );
-  return claimed(rows[0], opener);
+  return claimed(db, rows[0], opener);
 }
 
 export type Outcome = 'sent' | 'failed' | 'pending';

@@ -1,6 +1,6 @@
 /**
- * The list as CSV (RFC 4180, CRLF), built from binary COPY rows (id, step, sealed, email,
- * signed_up_at) as bytes: a sealed address is opened in bulk (open.ts) and written byte for byte,
+ * The list as CSV (RFC 4180, CRLF), built from binary COPY rows (id, step, key_id, sealed, email,
+ * signed_up_at) as bytes: a sealed address is opened (open.ts) and written byte for byte,
  * a plaintext one (before `keys init`) as stored. Quotes as PostgreSQL's COPY … CSV does: only a
  * cell holding a comma, a quote, CR or LF, or every cell for a spreadsheet.
  */
@@ -19,9 +19,9 @@ export type CsvOptions = {
 export const CSV_HEADER = 'email,signed_up_at\r\n';
 const BOM = '\ufeff';
 
-/** The COPY that feeds sealedCsv, from a relation with id, step, sealed, email and created_at. */
+/** The COPY that feeds sealedCsv, from a relation with id, step, key_id, sealed, email and created_at. */
 export const csvSource = (from: string) =>
-  `copy (select id, step, sealed, email, ${utcTimestamp('created_at')}
+  `copy (select id, step, key_id, sealed, email, ${utcTimestamp('created_at')}
          from ${from} order by created_at, id) to stdout with (format binary)`;
 
 const QUOTE = 0x22;
@@ -61,9 +61,14 @@ export function sealedCsv(opener: Opener | null, options: CsvOptions): Transform
     writableHighWaterMark: 1,
     transform(rows: Fields[], _encoding, done: TransformCallback) {
       const sealed: SealedRow[] = [];
-      for (const [id, step, seal, email] of rows) {
+      for (const [id, step, keyId, seal, email] of rows) {
         if (email === null && seal !== null)
-          sealed.push({ id: id!.readBigInt64BE(), step: step!.readInt32BE(), sealed: seal });
+          sealed.push({
+            id: id!.readBigInt64BE(),
+            step: step?.readInt32BE() ?? null,
+            keyId: keyId?.readBigInt64BE() ?? null,
+            sealed: seal,
+          });
       }
       if (sealed.length && !opener) return done(new Error('Sealed rows, but sealing was never started here.'));
       let opened: Buffer[];
@@ -73,12 +78,12 @@ export function sealedCsv(opener: Opener | null, options: CsvOptions): Transform
         return done(error as Error);
       }
       let size = 0;
-      for (const row of rows) size += 2 * (row[2]?.length ?? row[3]?.length ?? 0) + row[4]!.length + 8;
+      for (const row of rows) size += 2 * (row[3]?.length ?? row[4]?.length ?? 0) + row[5]!.length + 8;
       const out = Buffer.allocUnsafe(size);
       let at = 0;
       let next = 0;
       let written = 0;
-      for (const [, , seal, email, signedUp] of rows) {
+      for (const [, , , seal, email, signedUp] of rows) {
         const address = email ?? (seal ? opened[next++] : null);
         if (!address) {
           result.unreadable += 1;

@@ -20,7 +20,7 @@ async function resealBatch(db: pg.Client, rows: Row[], from: Opener | null, to: 
   const closed = rows.filter((row) => row.email === null);
   if (closed.length && !from) throw new Error(`Signup ${closed[0].id} is sealed already, by a key this list has lost.`);
   const opened = from
-    ? from.open(closed.map((row) => ({ id: BigInt(row.id), step: row.step!, sealed: row.sealed! })))
+    ? from.open(closed.map((row) => ({ id: BigInt(row.id), step: row.step!, keyId: null, sealed: row.sealed! })))
     : [];
   let next = 0;
   const seals = rows.map((row) => seal(to, BigInt(row.id), row.email ?? opened[next++]));
@@ -62,7 +62,7 @@ async function pass(db: pg.Client, step: number, from: Opener | null, to: Ratche
   return done;
 }
 
-async function inTransaction<T>(db: pg.Client, work: () => Promise<T>): Promise<T> {
+export async function inTransaction<T>(db: pg.Client, work: () => Promise<T>): Promise<T> {
   await db.query('begin');
   try {
     const result = await work();
@@ -98,14 +98,14 @@ export async function resealList(db: pg.Client, from: Opener | null, to: Ratchet
 }
 
 /**
- * Rewrites the list's tables into new files, so the plaintext (or old seals) of the rows just
- * sealed does not linger in dead row versions, and refreshes their statistics, which sample
+ * Rewrites the list's tables (and the ratchet's key table) into new files, so the plaintext (or
+ * old seals, or a deleted chain key) of the rows just sealed does not linger in dead row versions, and refreshes their statistics, which sample
  * column values. Signups wait while it runs; it gives up after 5 s of waiting for the lock.
  */
 export async function compactList(db: pg.Client): Promise<boolean> {
   await db.query(`set lock_timeout = '5s'`);
   try {
-    await db.query('vacuum (full, analyze) public.waiting_list, private.waiting_list_keys');
+    await db.query('vacuum (full, analyze) public.waiting_list, private.waiting_list_keys, private.seal_key');
     return true;
   } catch (error) {
     if ((error as { code?: string }).code !== '55P03') throw error;

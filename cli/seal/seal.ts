@@ -32,3 +32,18 @@ export function seal(keys: StepKeys, id: bigint, address: string | Buffer): Buff
     .digest();
   return Buffer.concat([iv, ciphertext, tag]);
 }
+
+/** A seal with an hourly key (private.seal_with): AES-256-CBC under its first 32 bytes, HMAC-SHA256 under its last 32. */
+export function sealWithHourKey(keyId: bigint, key: Buffer, id: bigint, address: string | Buffer): Buffer {
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-cbc', key.subarray(0, 32), iv);
+  const ciphertext = Buffer.concat([
+    typeof address === 'string' ? cipher.update(address, 'utf8') : cipher.update(address),
+    cipher.final(),
+  ]);
+  const header = Buffer.allocUnsafe(16);
+  header.writeBigInt64BE(keyId, 0);
+  header.writeBigInt64BE(id, 8);
+  const tag = createHmac('sha256', key.subarray(32)).update(header).update(iv).update(ciphertext).digest();
+  return Buffer.concat([iv, ciphertext, tag]);
+}

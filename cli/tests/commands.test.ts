@@ -1,7 +1,7 @@
 /**
  * count, daily, export, erase and suppress, run as a child process against the seeded test
  * database, sealed first as the owner seals a live one (`keys init`): export opens it with the
- * recovery key, the other commands need none.
+ * owner's private key, the other commands need none.
  */
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,30 +10,31 @@ import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { storedAddresses, storedAs } from '../../supabase/harness/sealed';
 import { useOwnDatabase } from './own-database';
+import { keysInit } from './keys-init';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';
 import { utcTimestamp } from '../list/utc.ts';
 
 const db = useOwnDatabase('cli_commands');
-let recoveryKey = '';
+let ownerKey = '';
 beforeAll(async () => {
   await seed(db.owner);
-  const init = await waitlist(['keys', 'init', '--yes']);
-  expect(init.code, init.stderr).toBe(0);
-  recoveryKey = init.stdout.trim();
-  process.env.WAITLIST_RECOVERY_KEY = recoveryKey; // the commands' child processes inherit it
+  const init = await keysInit();
+  expect(init.result.code, init.result.stderr).toBe(0);
+  ownerKey = init.ownerKey();
+  process.env.WAITLIST_OWNER_KEY_FILE = init.keyFile; // the commands' child processes inherit it
 });
 
 const UTC = utcTimestamp('created_at');
 const strict = (csv: string) =>
   parse(csv, { record_delimiter: '\r\n', relax_quotes: false, relax_column_count: false });
 
-/** What may be emailed, oldest first, each address opened with the recovery key. */
+/** What may be emailed, oldest first, each address opened with the owner's key. */
 async function mayEmail(): Promise<string[][]> {
   const { rows } = await db.owner.query<{ id: string; at: string }>(
     `select m.id, ${UTC} as at from private.mailable_signups m order by created_at, id`,
   );
-  const opened = await storedAddresses(db.owner, recoveryKey);
+  const opened = await storedAddresses(db.owner, ownerKey);
   return rows.map((row) => [opened.get(row.id)!, row.at]);
 }
 
@@ -114,7 +115,7 @@ describe('waitlist', () => {
               (select reason from private.do_not_email where address_hash = private.address_hash('ERASE.ME@example.com')) as dne`,
     );
     expect(left.rows[0]).toEqual({ keys: 0, dne: 'erased' });
-    expect(await storedAs(db.owner, 'erase.me@example.com', recoveryKey)).toEqual([]);
+    expect(await storedAs(db.owner, 'erase.me@example.com', ownerKey)).toEqual([]);
     expect((await waitlist(['export', '--all'])).stdout.toLowerCase()).not.toContain('erase.me@');
 
     // Signing up again is a new consent: the new signup is exported.

@@ -51,11 +51,11 @@ describe('waitlist health, migrations', () => {
 
   it('elsewhere, finds the objects of a migration missing', async () => {
     // As if the sealing migration had never been applied (two of the functions it adds).
-    await stand.owner.query('drop function private.advance_seal_key(), private.seal_status()');
+    await stand.owner.query('drop function private.advance_seal_key(), private.ratchet_derive(bytea, text)');
     const run = await health(stand);
     expect(run.code).toBe(2);
     expect(run.stdout).toContain(
-      `SETUP   migrations: Not applied (missing private.advance_seal_key, private.seal_status): ${sealed}.\n        ${APPLY}\n`,
+      `SETUP   migrations: Not applied (missing private.ratchet_derive, private.advance_seal_key): ${sealed}.\n        ${APPLY}\n`,
     );
     // The visitor's path still works: only the setup is reported.
     expect(findingsOf(await health(stand, ['--json'])).filter((f) => f.outcome !== 'ok')).toEqual([

@@ -40,7 +40,15 @@ describe('waitlist health, the public half', () => {
     expect(checks.map((f) => [f.check, f.outcome])).toEqual(
       [
         ...['site', 'CSP', 'data API', 'migrations', 'origins', 'limits', UPKEEP, PURGE],
-        ...['waitlist-seal-ratchet', 'waitlist-seal-pending', 'guard data', 'sealing', 'unsubscribe role'],
+        ...[
+          'waitlist-seal-ratchet',
+          'waitlist-seal-pending',
+          'waitlist-seal-hour-keys',
+          'guard data',
+          'sealing',
+          'logs',
+          'unsubscribe role',
+        ],
       ].map((c) => [c, 'ok']),
     );
     expect(checks.find((f) => f.check === 'data API')?.says).toContain('400 23514');

@@ -1,6 +1,6 @@
 /** The launch email the notify tests send, and the campaign's expected recipients. */
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Client } from 'pg';
@@ -53,9 +53,10 @@ export function unconfirmedArgs(campaign: string, { dns = NO_DNS, unsubscribeUrl
  */
 export const unsendable = (email: string) => email.split('@')[0].length > 64;
 
-/** The addresses a full send must reach: the list minus the do-not-email list, opened with the recovery key. */
+/** The addresses a full send must reach: the list minus the do-not-email list, opened with the owner's key. */
 export async function recipients(owner: Client): Promise<string[]> {
   const { rows } = await owner.query<{ id: string }>('select id from private.mailable_signups');
-  const opened = await storedAddresses(owner, process.env.WAITLIST_RECOVERY_KEY);
+  const keyFile = process.env.WAITLIST_OWNER_KEY_FILE;
+  const opened = await storedAddresses(owner, keyFile ? readFileSync(keyFile, 'utf8') : undefined);
   return rows.map((row) => opened.get(row.id)!).sort();
 }

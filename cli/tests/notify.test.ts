@@ -1,10 +1,11 @@
 /**
  * notify against a real SMTP server on loopback: exactly once, retries, refusals, dry run; on a
- * sealed list, each address opened with the recovery key and delivered as signed up.
+ * sealed list, each address opened with the owner's key and delivered as signed up.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { letterArgs, recipients, TEXT, unsendable } from './notify-letter';
 import { useOwnDatabase } from './own-database';
+import { keysInit } from './keys-init';
 import { waitlist } from './run-cli';
 import { onTheWire, seed } from './seed';
 import { startInbox, type Inbox } from './smtp';
@@ -13,8 +14,8 @@ const db = useOwnDatabase('cli_notify');
 let inbox: Inbox;
 beforeAll(async () => {
   await seed(db.owner);
-  const init = await waitlist(['keys', 'init', '--yes']);
-  process.env.WAITLIST_RECOVERY_KEY = init.stdout.trim(); // the commands' child processes inherit it
+  const init = await keysInit();
+  process.env.WAITLIST_OWNER_KEY_FILE = init.keyFile; // the commands' child processes inherit it
   inbox = await startInbox();
 });
 afterAll(() => inbox.close());
@@ -43,9 +44,9 @@ describe('waitlist notify', () => {
 
   it('without the recovery key says so, exits 2, shows no address and sends nothing', async () => {
     const before = inbox.accepted.length;
-    const run = await waitlist(letterArgs('keyless'), { SMTP_URL: inbox.url, WAITLIST_RECOVERY_KEY: '' });
+    const run = await waitlist(letterArgs('keyless'), { SMTP_URL: inbox.url, WAITLIST_OWNER_KEY_FILE: '' });
     expect(run).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toContain('The list is sealed: notify needs the recovery key.');
+    expect(run.stderr).toContain("The list is sealed: notify needs the owner's private key.");
     for (const email of await recipients(db.owner)) expect(run.stderr).not.toContain(email);
     expect(inbox.accepted.length).toBe(before);
   });

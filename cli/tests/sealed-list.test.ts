@@ -1,19 +1,22 @@
 /**
- * The sealed list as the owner meets it: `keys init` prints the recovery key once and seals what
- * is stored; signups go on being sealed across ratchet steps; `export` with the key gives back
- * every address byte for byte, and without it prints none.
+ * The sealed list as the owner meets it: `keys init` writes the private key once to a new file
+ * only the owner may read and seals what is stored; signups go on being sealed, each hour with a
+ * key of its own; `export` with the owner's key gives back every address byte for byte, and
+ * without it prints none.
  */
+import { statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, inject, it } from 'vitest';
+import { ownerKeyFile } from '../../supabase/harness/sealed';
 import { SUPERUSER } from '../../supabase/harness/cluster';
 import { connect } from '../../supabase/harness/database';
-import { formatRecoveryKey, newRecoveryKey } from '../seal/recovery-key';
+import { newOwnerKeyPair } from '../seal/owner-key';
+import { keysInit } from './keys-init';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';
 
 const db = useOwnDatabase('cli_sealed');
-const KEY_LINE = /^wlrk1_[A-Za-z0-9_-]{48}\n$/;
 
 const exported = (stdout: string) =>
   parse(stdout, { record_delimiter: '\r\n', from_line: 2 }).map((record: string[]) => record[0]) as string[];
@@ -23,8 +26,16 @@ async function plaintextRows(): Promise<number> {
   return rows[0].n;
 }
 
+/** The sealing clock stopped at `at` (an ISO time), or back to the real one. */
+async function sealClock(at: string | null): Promise<void> {
+  await db.owner.query(
+    `create or replace function private.seal_clock() returns timestamptz language sql stable set search_path = ''
+     as $$ select ${at ? `timestamptz '${at}'` : 'now()'} $$`,
+  );
+}
+
 describe('a sealed list', () => {
-  let key = '';
+  let keyFile = '';
   // Every form the list accepts, kept as typed: the shared examples, and letter cases and
   // Unicode forms (NFD, a title-case digraph, a 4-byte character) that private.email_key folds.
   const addresses = [
@@ -39,10 +50,10 @@ describe('a sealed list', () => {
   const firstHalf = addresses.slice(0, addresses.length / 2);
   const secondHalf = addresses.slice(addresses.length / 2);
 
-  it('keys init refuses off a terminal without --yes, and prints no key', async () => {
+  it('keys init refuses without a file for the private key, and changes nothing', async () => {
     const refused = await waitlist(['keys', 'init']);
     expect(refused).toMatchObject({ code: 2, stdout: '' });
-    expect(refused.stderr).toContain('add --yes');
+    expect(refused.stderr).toContain('keys init --key-file <file>');
   });
 
   it('count says, before keys init, that the addresses are stored as typed', async () => {
@@ -55,47 +66,68 @@ describe('a sealed list', () => {
     );
   });
 
-  it('keys init --yes prints the recovery key once on stdout and seals every stored address', async () => {
+  it('keys init writes the private key to a new 0600 file, prints no key, and seals every stored address', async () => {
     expect(await plaintextRows()).toBeGreaterThan(0);
-    const { code, stdout, stderr } = await waitlist(['keys', 'init', '--yes']);
-    expect(code).toBe(0);
-    expect(stdout).toMatch(KEY_LINE);
-    expect(stderr).toContain('printed this once');
-    key = stdout.trim();
+    const init = await keysInit();
+    expect(init.result.code, init.result.stderr).toBe(0);
+    expect(init.result.stdout).toBe('');
+    expect(init.ownerKey()).toMatch(/^-----BEGIN PGP PRIVATE KEY BLOCK-----\n/);
+    expect(statSync(init.keyFile).mode & 0o777).toBe(0o600);
+    keyFile = init.keyFile;
     expect(await plaintextRows()).toBe(0);
-    const again = await waitlist(['keys', 'init', '--yes']);
-    expect(again).toMatchObject({ code: 2, stdout: '' });
-    expect(again.stderr).toContain('sealed already');
+    const { rows } = await db.owner.query('select count(*)::int as n from private.owner_key');
+    expect(rows[0].n).toBe(1);
+
+    const again = await keysInit();
+    expect(again.result).toMatchObject({ code: 2, stdout: '' });
+    expect(again.result.stderr).toContain('sealed already');
+    const taken = await waitlist(['keys', 'init', '--key-file', keyFile]);
+    expect(taken.code).toBe(2);
+    expect(taken.stderr).toContain('sealed already');
   });
 
-  it('seals every later signup; export opens every step with the key, byte for byte', async () => {
-    for (const [i, address] of secondHalf.entries()) {
-      await seed(db.owner, [address]);
-      if (i % 3 === 0) await db.owner.query('select private.advance_seal_key()');
+  it('seals every later signup, a key per hour; export opens every hour with the key file, byte for byte', async () => {
+    try {
+      for (const [i, address] of secondHalf.entries()) {
+        await sealClock(new Date(Date.UTC(2031, 2, 1, i)).toISOString());
+        await seed(db.owner, [address]);
+      }
+    } finally {
+      await sealClock(null);
     }
     expect(await plaintextRows()).toBe(0);
-    const { rows } = await db.owner.query('select count(distinct step)::int as steps from private.waiting_list_keys');
-    expect(rows[0].steps).toBeGreaterThan(3);
+    const { rows } = await db.owner.query(
+      'select count(distinct k.hour)::int as hours from private.waiting_list_keys w join private.seal_keys k on k.id = w.key_id',
+    );
+    expect(rows[0].hours).toBe(secondHalf.length + 1); // keys init's hour, and one per signup above
 
-    const { code, stdout } = await waitlist(['export', '--all'], { WAITLIST_RECOVERY_KEY: key });
+    const { code, stdout } = await waitlist(['export', '--all'], { WAITLIST_OWNER_KEY_FILE: keyFile });
     expect(code).toBe(0);
     expect(exported(stdout).sort()).toEqual(['taken@example.com', ...firstHalf, ...secondHalf].sort());
     expect(stdout).toContain('\r\n"a,comma@example.com",');
   });
 
-  it('export without the key says so, exits 2 and prints no address', async () => {
-    const missing = await waitlist(['export'], { WAITLIST_RECOVERY_KEY: '' });
-    expect(missing).toMatchObject({ code: 2, stdout: '' });
-    expect(missing.stderr).toContain('needs the recovery key. Set WAITLIST_RECOVERY_KEY');
-
-    const typo = await waitlist(['export'], {
-      WAITLIST_RECOVERY_KEY: key.slice(0, -2) + (key.endsWith('AA') ? 'AB' : 'AA'),
+  it('export takes the key from a password manager’s command too', async () => {
+    const { code, stdout } = await waitlist(['export'], {
+      WAITLIST_OWNER_KEY_FILE: '',
+      WAITLIST_OWNER_KEY_COMMAND: `cat '${keyFile}'`,
     });
-    expect(typo).toMatchObject({ code: 2, stdout: '' });
-    expect(typo.stderr).toContain('checksum');
+    expect(code).toBe(0);
+    expect(exported(stdout)).toContain(secondHalf[0]);
+  });
 
-    const another = formatRecoveryKey(newRecoveryKey());
-    const wrong = await waitlist(['export'], { WAITLIST_RECOVERY_KEY: another });
+  it('export without the key, or with another, says so, exits 2 and prints no address', async () => {
+    const missing = await waitlist(['export'], { WAITLIST_OWNER_KEY_FILE: '' });
+    expect(missing).toMatchObject({ code: 2, stdout: '' });
+    expect(missing.stderr).toContain("needs the owner's private key. Set WAITLIST_OWNER_KEY_FILE");
+
+    const garbled = ownerKeyFile('not a key');
+    const notAKey = await waitlist(['export'], { WAITLIST_OWNER_KEY_FILE: garbled });
+    expect(notAKey).toMatchObject({ code: 2, stdout: '' });
+    expect(notAKey.stderr).toContain("does not hold the owner's private key");
+
+    const another = ownerKeyFile((await newOwnerKeyPair()).privateKey);
+    const wrong = await waitlist(['export'], { WAITLIST_OWNER_KEY_FILE: another });
     expect(wrong).toMatchObject({ code: 2, stdout: '' });
     expect(wrong.stderr).toContain('does not open this list');
   });
@@ -111,37 +143,23 @@ describe('a sealed list', () => {
     expect(await plaintextRows()).toBe(1);
     expect((await waitlist(['count'])).stderr).toBe('');
     expect(await plaintextRows()).toBe(0);
-    const { stdout } = await waitlist(['export'], { WAITLIST_RECOVERY_KEY: key });
+    const { stdout } = await waitlist(['export'], { WAITLIST_OWNER_KEY_FILE: keyFile });
     expect(exported(stdout)).toContain('Restored@Example.com');
   });
 
-  it('keys rotate seals everything again under a new key; the old key opens nothing', async () => {
-    const before = exported((await waitlist(['export', '--all'], { WAITLIST_RECOVERY_KEY: key })).stdout);
-    const without = await waitlist(['keys', 'rotate', '--yes'], { WAITLIST_RECOVERY_KEY: '' });
-    expect(without).toMatchObject({ code: 2, stdout: '' });
-
-    const rotated = await waitlist(['keys', 'rotate', '--yes'], { WAITLIST_RECOVERY_KEY: key });
-    expect(rotated.code).toBe(0);
-    expect(rotated.stdout).toMatch(KEY_LINE);
-    const fresh = rotated.stdout.trim();
-    expect(exported((await waitlist(['export', '--all'], { WAITLIST_RECOVERY_KEY: fresh })).stdout)).toEqual(before);
-    const old = await waitlist(['export'], { WAITLIST_RECOVERY_KEY: key });
-    expect(old).toMatchObject({ code: 2, stdout: '' });
-    expect(old.stderr).toContain('does not open this list');
-    key = fresh;
-  });
-
-  it('count names a ratchet that stopped moving (its job missing or failing); signups are still sealed', async () => {
-    await db.owner.query(`update private.seal_key set advanced_at = now() - interval '3 hours'`);
+  it('count names a past hour’s key still held in clear (its minute job missing or failing)', async () => {
+    // This file's database has no pg_cron: the minute job runs only where the test calls it.
     try {
-      await seed(db.owner, ['after-the-stall@example.com']);
+      await sealClock('2031-03-02T10:30:00Z');
+      await seed(db.owner, ['at-ten@example.com']); // makes the key of 10:00
+      await sealClock('2031-03-02T11:30:00Z');
       const { code, stderr } = await waitlist(['count', '--json']);
       expect(code).toBe(0);
-      expect(stderr).toContain('Warning: The sealing key has not moved for 3 h (step ');
-      expect(await plaintextRows()).toBe(0);
+      expect(stderr).toContain("Warning: A past hour's sealing key is still held in clear");
+      await db.owner.query('select private.retire_hour_keys()');
+      expect((await waitlist(['count'])).stderr).toBe('');
     } finally {
-      await db.owner.query('update private.seal_key set advanced_at = now()');
+      await sealClock(null);
     }
-    expect((await waitlist(['count'])).stderr).toBe('');
   });
 });

@@ -5,40 +5,48 @@ import { promisify } from 'node:util';
 import { startCluster, type Cluster } from '../../supabase/harness/cluster';
 import { connect, type ConnectionInfo } from '../../supabase/harness/database';
 import { createWaitlistDatabase } from '../../supabase/harness/migrations';
-import { sealList } from '../../supabase/harness/sealed';
+import { ownerKeyFile, sealList } from '../../supabase/harness/sealed';
 
 const run = promisify(execFile);
 export const MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.url));
 
-/** A month of hourly ratchet steps. */
+/** A month of hours, each with its own sealing key. */
 export const STEPS = 720;
 
-export type BenchList = { cluster: Cluster; info: ConnectionInfo; url: string; recoveryKey: string };
+/** keyFile: the owner's private key in a 0600 file, what WAITLIST_OWNER_KEY_FILE names. */
+export type BenchList = { cluster: Cluster; info: ConnectionInfo; url: string; keyFile: string };
 
 /**
  * Default durability (fsync on), as the db benchmark does, so the figures mean something. The
- * list is sealed first, then filled oldest first through the signup trigger, the ratchet advanced
- * between equal slices: `rows` signups spread over STEPS steps.
+ * list is sealed first, then filled oldest first through the signup trigger, the sealing clock
+ * moved an hour between equal slices: `rows` signups spread over STEPS hourly keys.
  */
 export async function listOf(rows: number): Promise<BenchList> {
   const cluster = await startCluster({ durable: true });
   const info = await createWaitlistDatabase(cluster);
   const owner = await connect(info, 'postgres');
-  const recoveryKey = await sealList(owner);
+  const keyFile = ownerKeyFile(await sealList(owner));
   const slice = Math.ceil(rows / STEPS);
-  for (let from = rows; from > 0; from -= slice) {
+  for (let from = rows, hour = 0; from > 0; from -= slice, hour += 1) {
+    await owner.query(
+      `create or replace function private.seal_clock() returns timestamptz language sql stable set search_path = ''
+       as $$ select now() + interval '${hour} hours' $$`,
+    );
     await owner.query(
       `insert into public.waiting_list (email, created_at)
        select 'bench-' || i || '@example.com', now() - i * interval '1 second'
        from generate_series($1::int, greatest($2::int, 1), -1) i`,
       [from, from - slice + 1],
     );
-    await owner.query('select private.advance_seal_key()');
   }
+  await owner.query(
+    `create or replace function private.seal_clock() returns timestamptz language sql stable set search_path = ''
+     as $$ select now() $$`,
+  );
   await owner.query('vacuum analyze');
   await owner.end();
   const url = `postgresql://postgres@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
-  return { cluster, info, url, recoveryKey };
+  return { cluster, info, url, keyFile };
 }
 
 /** Wall time and peak resident memory of one command, by GNU time. */

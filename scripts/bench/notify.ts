@@ -31,7 +31,7 @@ const smtpUrl = `smtp://127.0.0.1:${(server.server.address() as AddressInfo).por
 
 const text = join(tmpdir(), `waitlist-bench-${process.pid}.txt`);
 writeFileSync(text, 'We launched.\n');
-const { cluster, url, recoveryKey } = await listOf(ADDRESSES);
+const { cluster, url, keyFile } = await listOf(ADDRESSES);
 try {
   // The unsubscribe links are made but never followed; no resolver answers on port 9 (the domain check only warns).
   const oneClick = ['--unsubscribe-url', 'https://project.supabase.example/functions/v1/unsubscribe'];
@@ -40,7 +40,7 @@ try {
   const run = await measure(process.execPath, [MAIN, 'notify', ...args, '--connections', String(CONNECTIONS)], {
     DATABASE_URL: url,
     SMTP_URL: smtpUrl,
-    WAITLIST_RECOVERY_KEY: recoveryKey,
+    WAITLIST_OWNER_KEY_FILE: keyFile,
     UNSUBSCRIBE_SECRET: randomBytes(32).toString('base64'),
   });
   console.log(

@@ -29,6 +29,10 @@ export type Cluster = {
   binDir: string;
   /** The server's log (gone after stop). */
   logFile: string;
+  /** The data directory (gone after stop). */
+  dataDir: string;
+  /** Stops the server (`immediate`: as a crash does; `fast`: cleanly, with a shutdown checkpoint) and starts it again. */
+  restart(mode: 'immediate' | 'fast', between?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 };
 
@@ -98,7 +102,11 @@ function utf8Locale(): string {
  * initdb + pg_ctl start. `durable: false` (tests) turns fsync off; the benchmark keeps the
  * defaults so its figures mean something. `tcp: true` also listens on 127.0.0.1.
  */
-export async function startCluster({ durable = false, tcp = false } = {}): Promise<Cluster> {
+export async function startCluster({
+  durable = false,
+  tcp = false,
+  settings: extra = [] as string[],
+} = {}): Promise<Cluster> {
   const binDir = findServerBinaries();
   const owner = serverUser();
   const dir = mkdtempSync(join(tmpdir(), 'waitlist-pg-'));
@@ -128,6 +136,8 @@ export async function startCluster({ durable = false, tcp = false } = {}): Promi
       '-c cron.max_running_jobs=4',
     );
   }
+  settings.push(...extra.map((setting) => `-c ${setting}`));
+  const start = () => tool('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', settings.join(' '), 'start']);
   try {
     await tool('initdb', [
       '-D',
@@ -142,11 +152,16 @@ export async function startCluster({ durable = false, tcp = false } = {}): Promi
       '--no-sync',
       '--no-instructions',
     ]);
-    await tool('pg_ctl', ['-D', data, '-l', log, '-w', '-t', '60', '-o', settings.join(' '), 'start']);
+    await start();
   } catch (error) {
     const serverLog = existsSync(log) ? readFileSync(log, 'utf8') : '';
     await stop();
     throw new Error(`Could not start the throwaway PostgreSQL: ${String(error)}\n${serverLog}`, { cause: error });
   }
-  return { socketDir: dir, port, locale, cron, binDir, logFile: log, stop };
+  const restart = async (mode: 'immediate' | 'fast', between?: () => Promise<void>) => {
+    await tool('pg_ctl', ['-D', data, '-m', mode, '-w', 'stop']);
+    await between?.();
+    await start();
+  };
+  return { socketDir: dir, port, locale, cron, binDir, logFile: log, dataDir: data, restart, stop };
 }

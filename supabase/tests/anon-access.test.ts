@@ -20,7 +20,7 @@ describe.each<ApiRole>(['anon', 'authenticated'])('with the public key, as %s', 
       [email('new')],
     );
     expect(saved.rows).toEqual([{ email: null }]);
-    expect(await storedAs(db.owner, email('new'), inject('recoveryKey'))).toEqual([email('new')]);
+    expect(await storedAs(db.owner, email('new'), inject('ownerKey'))).toEqual([email('new')]);
   });
 
   it('refuses the same email in other letter case with 23505, revealing no row', async () => {

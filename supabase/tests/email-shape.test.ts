@@ -122,6 +122,6 @@ describe('the same rule, character by character', () => {
     await insertEmail(db.api, decomposed);
     expect(await refusal(insertEmail(db.api, composed))).toMatchObject({ code: '23505' });
     expect(await refusal(insertEmail(db.api, composed.toUpperCase()))).toMatchObject({ code: '23505' });
-    expect(await storedAs(db.owner, composed, inject('recoveryKey'))).toEqual([decomposed]);
+    expect(await storedAs(db.owner, composed, inject('ownerKey'))).toEqual([decomposed]);
   });
 });

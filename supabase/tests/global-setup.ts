@@ -7,8 +7,8 @@ import { sealList } from '../harness/sealed';
 declare module 'vitest' {
   export interface ProvidedContext {
     database: ConnectionInfo;
-    /** The shared database's recovery key (sealed.ts, storedAs). */
-    recoveryKey: string;
+    /** The shared database's owner private key, armored (sealed.ts, storedAs). */
+    ownerKey: string;
   }
 }
 
@@ -21,7 +21,7 @@ export default async function setup(project: TestProject) {
   try {
     const database = await createWaitlistDatabase(cluster);
     const owner = await connect(database, 'postgres');
-    project.provide('recoveryKey', await sealList(owner).finally(() => owner.end()));
+    project.provide('ownerKey', await sealList(owner).finally(() => owner.end()));
     project.provide('database', database);
   } catch (error) {
     await cluster.stop();

@@ -131,7 +131,7 @@ describe('the owner', () => {
     await db.owner.query(`update public.waiting_list set email = 'Edit-C@example.com' where id = ${SIGNUP}`, [
       'edit-b@example.com',
     ]);
-    expect(await storedAs(db.owner, 'edit-c@example.com', inject('recoveryKey'))).toEqual(['Edit-C@example.com']);
+    expect(await storedAs(db.owner, 'edit-c@example.com', inject('ownerKey'))).toEqual(['Edit-C@example.com']);
     await db.owner.query(`delete from public.waiting_list where id = ${SIGNUP}`, ['edit-a@example.com']);
     await insertEmail(db.api, 'EDIT-A@example.com'); // freed by the delete
     expect((await insertEmail(db.api, 'edit-b@example.com')).rows).toEqual([{ inserted: '1' }]); // freed by the update

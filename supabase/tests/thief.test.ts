@@ -1,33 +1,49 @@
 /**
- * The thief: everything the database holds, taken with pg_dump (every schema), after signups
- * across several hourly steps of the ratchet. No address is in it in any form, and everything in
- * it opens only the current step's signups.
+ * The thief, with every copy of the database one can take (supabase/security.md, "What each copy
+ * opens"), after signups across five hours with a crash (immediate stop), a skipped hour and a
+ * clean restart in between, on a server of its own that logs every statement with its parameters
+ * and archives its WAL. Each copy is counted by what it opens:
+ * - the dump and the stopped data directory: at most the current hour's signups;
+ * - pg_wal/, the WAL archive, a base backup and the server log: nothing;
+ * - a live intruder's keys of one hour: that hour's signups, nothing two hours later.
+ *
+ * How a copy is searched: a sealing key is 64 bytes (AES key ‖ HMAC key). A byte string opens a
+ * row only if it is that row's key (any other fails the row's HMAC tag, but for a 2⁻²⁵⁶ chance), so
+ * trying every 64-byte window of a copy against every row gives the same count as looking for
+ * each real key, unwrapped with the owner's key, at every offset of the copy: raw, as hex and as
+ * base64, whole or as its two halves apart.
  */
 import { execFile } from 'node:child_process';
-import { createDecipheriv, createHmac } from 'node:crypto';
+import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { parse } from 'csv-parse/sync';
 import type { Client } from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
-import { useOwnDatabase } from '../../cli/tests/own-database';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { parseOwnerKey, unwrap } from '../../cli/seal/owner-key';
 import { waitlist } from '../../cli/tests/run-cli';
-import { LABELS } from '../../cli/seal/ratchet';
 import { insertEmail } from '../harness/api-request';
-import { SUPERUSER } from '../harness/cluster';
-import { connect } from '../harness/database';
+import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
+import { connect, ownerUrl, type ConnectionInfo } from '../harness/database';
+import { createWaitlistDatabase } from '../harness/migrations';
+import { ownerKeyFile, sealList } from '../harness/sealed';
 
 const run = promisify(execFile);
-const NAME = 'thief';
-const db = useOwnDatabase(NAME);
 
-/** Signed up before keys init, then in each of four steps after it. */
 const BEFORE = ['Before.Init@Example.com', 'jo\u0308rg.before@bu\u0308cher.de'];
-const STEPS = [
-  ['Step1.Ada@Example.COM', 'zoe\u0301@example.com'],
-  ['step2@example.com', '用户@例子.广告'],
-  ['Step3-Å@Example.org', '=1+2@example.com'],
-  ['current.hour@example.com', 'Current.Ümlaut@Example.de'],
-];
-const EVERY = [...BEFORE, ...STEPS.flat()];
+/** The signups of each hour, as typed; hour 2 has none (and no job runs in it). */
+const SIGNUPS = {
+  h0: ['Hour0.Ada@Example.COM', 'zoe\u0301@example.com'],
+  h1BeforeCrash: ['hour1-before-crash@example.com', '用户@例子.广告'],
+  h1AfterCrash: ['Hour1.After.Crash@Example.org', 'ÅSA@EXAMPLE.COM'],
+  h3BeforeRestart: ['=1+2@example.com', '\u01c5@example.com'],
+  h3AfterRestart: ['hour3.after.restart@example.com', '😀@example.com'],
+  h4: ['current.hour@example.com', 'Current.Ümlaut@Example.de'],
+};
+const AFTER_INIT = Object.values(SIGNUPS).flat();
+const hour = (n: number) => new Date(Date.UTC(2030, 0, 7, n)).toISOString();
 
 /** Each form a careless store could keep: as typed, lower case, NFC, NFD, and their UTF-8 in hex. */
 function forms(address: string): string[] {
@@ -36,80 +52,228 @@ function forms(address: string): string[] {
   return [...new Set([...texts, lowerNfc, ...[...texts, lowerNfc].map((t) => Buffer.from(t).toString('hex'))])];
 }
 
-/** The rows of one COPY block of a plain pg_dump, as tab-separated text fields. */
-function copyRows(dump: string, table: string): string[][] {
-  const start = dump.indexOf(`COPY ${table} (`);
-  if (start === -1) return [];
-  const body = dump.slice(dump.indexOf('\n', start) + 1, dump.indexOf('\n\\.\n', start));
-  return body ? body.split('\n').map((line) => line.split('\t')) : [];
+/** Every way a key's bytes can sit in a file: raw, hex (either case), base64. */
+const encodings = (bytes: Buffer) => [
+  bytes,
+  Buffer.from(bytes.toString('hex')),
+  Buffer.from(bytes.toString('hex').toUpperCase()),
+  Buffer.from(bytes.toString('base64')),
+];
+const holds = (copy: Buffer, bytes: Buffer) => encodings(bytes).some((form) => copy.includes(form));
+
+/** Every file under `dir`, concatenated. */
+function filesOf(dir: string): Buffer {
+  const parts: Buffer[] = [];
+  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
+    const path = join(dir, entry);
+    if (statSync(path).isFile()) parts.push(readFileSync(path));
+  }
+  return Buffer.concat(parts);
 }
 
-const bytea = (field: string) => Buffer.from(field.replace(/^\\\\x/, ''), 'hex');
-const hmac = (key: Buffer, ...parts: Buffer[]) =>
-  parts.reduce((h, p) => h.update(p), createHmac('sha256', key)).digest();
+type Row = { id: bigint; keyId: bigint; sealed: Buffer };
 
-/** What the thief can open with the keys of one step: the address, or null when the tag does not verify. */
-function open(step: number, id: bigint, sealed: Buffer, encryption: Buffer, authentication: Buffer): string | null {
-  const header = Buffer.alloc(12);
-  header.writeInt32BE(step);
-  header.writeBigInt64BE(id, 4);
-  const [iv, ciphertext, tag] = [sealed.subarray(0, 16), sealed.subarray(16, -32), sealed.subarray(-32)];
-  if (!hmac(authentication, header, iv, ciphertext).equals(tag)) return null;
-  const decipher = createDecipheriv('aes-256-cbc', encryption, iv);
-  return Buffer.concat([decipher.update(ciphertext), decipher.final()]).toString('utf8');
+/** The thief's own opening: the address, or null when the tag does not verify under `key`. */
+function openWith(key: Buffer, row: Row): string | null {
+  const header = Buffer.alloc(16);
+  header.writeBigInt64BE(row.keyId);
+  header.writeBigInt64BE(row.id, 8);
+  const body = row.sealed.subarray(0, -32);
+  const tag = createHmac('sha256', key.subarray(32)).update(header).update(body).digest();
+  if (!timingSafeEqual(tag, row.sealed.subarray(-32))) return null;
+  const decipher = createDecipheriv('aes-256-cbc', key.subarray(0, 32), body.subarray(0, 16));
+  return Buffer.concat([decipher.update(body.subarray(16)), decipher.final()]).toString('utf8');
 }
 
-describe('a thief with a dump of the whole database', () => {
-  let api: Client;
-  let dump = '';
+describe('a thief with any copy of the database', () => {
+  const work = mkdtempSync(join(tmpdir(), 'waitlist-thief-'));
+  let cluster: Cluster;
+  let info: ConnectionInfo;
+  let owner: Client;
+  let ownerKey = '';
+  /** What the list held before keys init: the seed's signups and BEFORE. */
+  let beforeInit: string[] = [];
+  /** Every hourly key in clear (unwrapped with the owner's key), by id. */
+  const keys = new Map<bigint, Buffer>();
+  let rows: Row[] = [];
+  /** What a live intruder read from the clear-key tables at the end of hour 1. */
+  let intruderKeys: Buffer[] = [];
+  const copies: { dump: string; dataDirectory: Buffer; wal: Buffer; archive: Buffer } = {
+    dump: '',
+    dataDirectory: Buffer.alloc(0),
+    wal: Buffer.alloc(0),
+    archive: Buffer.alloc(0),
+  };
+  let baseBackup: Buffer = Buffer.alloc(0);
+  let log: Buffer = Buffer.alloc(0);
+
+  const sign = async (addresses: string[]) => {
+    const api = await connect(info, 'authenticator');
+    try {
+      for (const address of addresses) await insertEmail(api, address);
+    } finally {
+      await api.end();
+    }
+  };
+  /** Stops the server as `mode` says (the owner's session ends first), then starts it and reconnects. */
+  const restart = async (mode: 'immediate' | 'fast', between?: () => Promise<void>) => {
+    await owner.end();
+    await cluster.restart(mode, between);
+    owner = await connect(info, 'postgres');
+  };
+  /** The sealing clock stopped at hour `n`, then the minute job, as pg_cron runs it. */
+  const atHour = async (n: number) => {
+    await owner.query(
+      `create or replace function private.seal_clock() returns timestamptz language sql stable set search_path = ''
+       as $$ select timestamptz '${hour(n)}' $$`,
+    );
+    await owner.query('select private.retire_hour_keys()');
+  };
+  const superuser = async <T>(work: (client: Client) => Promise<T>) => {
+    const client = await connect(info, SUPERUSER);
+    return work(client).finally(() => client.end());
+  };
 
   beforeAll(async () => {
-    api = await connect({ ...inject('database'), database: NAME }, 'authenticator');
-    for (const email of BEFORE) await insertEmail(api, email);
-    expect((await waitlist(['keys', 'init', '--yes'])).code).toBe(0);
-    for (const [i, step] of STEPS.entries()) {
-      if (i > 0) await db.owner.query('select private.advance_seal_key()');
-      for (const email of step) await insertEmail(api, email);
-    }
-    const info = inject('database');
-    const { stdout } = await run(
-      `${info.binDir}/pg_dump`,
-      ['-h', info.host, '-p', String(info.port), '-U', SUPERUSER, '-d', NAME],
-      { maxBuffer: 1 << 28 },
-    );
-    dump = stdout;
-  });
-  afterAll(() => api?.end());
-
-  it('finds no address in it in any form', () => {
-    expect(dump).toContain('COPY private.waiting_list_keys');
-    for (const address of EVERY) for (const form of forms(address)) expect(dump, address).not.toContain(form);
-  });
-
-  it('opens only the current step’s signups with everything in it', () => {
-    const [key] = copyRows(dump, 'private.seal_key');
-    const columns = /COPY private\.seal_key \(([^)]*)\)/.exec(dump)![1].split(', ');
-    const field = (name: string) => key[columns.indexOf(name)];
-    let chain = bytea(field('chain_key'));
-    // The keys in the dump, and every key the thief can derive from its chain key going forward.
-    const tries = [{ encryption: bytea(field('encryption_key')), authentication: bytea(field('authentication_key')) }];
-    for (let step = 0; step < 24; step += 1) {
-      tries.push({
-        encryption: hmac(chain, Buffer.from(LABELS.encryption)),
-        authentication: hmac(chain, Buffer.from(LABELS.authentication)),
-      });
-      chain = hmac(chain, Buffer.from(LABELS.next));
-    }
-    const keyColumns = /COPY private\.waiting_list_keys \(([^)]*)\)/.exec(dump)![1].split(', ');
-    const opened = copyRows(dump, 'private.waiting_list_keys').flatMap((row) => {
-      const value = (name: string) => row[keyColumns.indexOf(name)];
-      if (value('sealed') === '\\N') return [];
-      const step = Number(value('step'));
-      return tries.flatMap(({ encryption, authentication }) => {
-        const address = open(step, BigInt(value('id')), bytea(value('sealed')), encryption, authentication);
-        return address === null ? [] : [address];
-      });
+    cluster = await startCluster({
+      durable: true, // a commit survives the crash, as on a real server
+      settings: [
+        'log_statement=all',
+        'log_min_duration_statement=0',
+        'log_parameter_max_length=-1',
+        'log_parameter_max_length_on_error=-1',
+        'archive_mode=on',
+        // Run in the data directory: the archive sits beside it, in the server's own folder.
+        `archive_command='mkdir -p ../archive && cp %p ../archive/%f'`,
+      ],
     });
-    expect([...new Set(opened)].sort()).toEqual([...STEPS[STEPS.length - 1]].sort());
+    info = await createWaitlistDatabase(cluster);
+    owner = await connect(info, 'postgres');
+    await sign(BEFORE);
+    beforeInit = (await owner.query<{ email: string }>('select email from public.waiting_list')).rows.map(
+      (r) => r.email,
+    );
+    ownerKey = await sealList(owner);
+
+    await atHour(0);
+    await sign(SIGNUPS.h0);
+    await atHour(1);
+    await sign(SIGNUPS.h1BeforeCrash);
+    await restart('immediate');
+    await sign(SIGNUPS.h1AfterCrash);
+    intruderKeys = await superuser(async (client) =>
+      (
+        await client.query<{ clear_key: Buffer }>(
+          `select clear_key from private.hour_key_0 union all select clear_key from private.hour_key_1
+           union all select clear_key from private.hour_key_2`,
+        )
+      ).rows.map((row) => row.clear_key),
+    );
+    await owner.query(
+      `create or replace function private.seal_clock() returns timestamptz language sql stable set search_path = ''
+       as $$ select timestamptz '${hour(2)}' $$`,
+    ); // hour 2: no signup, no job
+    await atHour(3);
+    await sign(SIGNUPS.h3BeforeRestart);
+    await restart('fast');
+    await sign(SIGNUPS.h3AfterRestart);
+    await atHour(4);
+    await sign(SIGNUPS.h4);
+
+    const connection = ['-h', cluster.socketDir, '-p', String(cluster.port), '-U', SUPERUSER];
+    copies.dump = (
+      await run(`${cluster.binDir}/pg_dump`, [...connection, '-d', info.database], { maxBuffer: 1 << 28 })
+    ).stdout;
+    const backup = join(work, 'base-backup');
+    await run(`${cluster.binDir}/pg_basebackup`, [...connection, '-D', backup, '-X', 'stream', '-c', 'fast']);
+    baseBackup = filesOf(backup);
+    await restart('fast', async () => {
+      const copy = join(work, 'data');
+      cpSync(cluster.dataDir, copy, { recursive: true, filter: (source) => !source.includes('/pg_wal') });
+      copies.dataDirectory = filesOf(copy);
+      copies.wal = filesOf(join(cluster.dataDir, 'pg_wal'));
+    });
+    copies.archive = filesOf(join(cluster.socketDir, 'archive'));
+    log = readFileSync(cluster.logFile);
+
+    const privateKey = await parseOwnerKey(ownerKey, 'the owner key');
+    for (const row of (await owner.query<{ id: string; wrapped: Buffer }>('select id, wrapped from private.seal_keys'))
+      .rows) {
+      keys.set(BigInt(row.id), await unwrap(privateKey, row.wrapped));
+    }
+    rows = (
+      await owner.query<{ id: string; key_id: string; sealed: Buffer }>(
+        'select id, key_id, sealed from private.waiting_list_keys where key_id is not null order by id',
+      )
+    ).rows.map((row) => ({ id: BigInt(row.id), keyId: BigInt(row.key_id), sealed: row.sealed }));
+  }, 300_000);
+
+  afterAll(async () => {
+    await owner?.end().catch(() => undefined);
+    await cluster?.stop();
+    rmSync(work, { recursive: true, force: true });
+  });
+
+  /** The addresses a copy opens: those of every row whose key it holds, whole or in halves. */
+  const opensFrom = (copy: Buffer) => {
+    const held = [...keys].filter(
+      ([, key]) => holds(copy, key) || (holds(copy, key.subarray(0, 32)) && holds(copy, key.subarray(32))),
+    );
+    return rows.flatMap((row) => held.flatMap(([id, key]) => (id === row.keyId ? [openWith(key, row)!] : [])));
+  };
+
+  it('sealed every signup, with a new key after the crash and one key per hour', () => {
+    expect(beforeInit).toEqual(expect.arrayContaining(BEFORE));
+    expect(rows).toHaveLength(beforeInit.length + AFTER_INIT.length);
+    // keys init's hour, hours 0, 1 (twice: before and after the crash), 3 and 4
+    expect(keys.size).toBe(6);
+  });
+
+  it('a dump of every schema: no address in any form; its keys open the current hour only', () => {
+    for (const address of [...beforeInit, ...AFTER_INIT])
+      for (const form of forms(address)) expect(copies.dump, address).not.toContain(form);
+    // The thief's own way: every clear key in the dump, tried on every sealed row.
+    const inDump = [...copies.dump.matchAll(/\\\\x([0-9a-f]{128})\b/g)].map((m) => Buffer.from(m[1], 'hex'));
+    const opened = rows.flatMap((row) => inDump.flatMap((key) => openWith(key, row) ?? []));
+    expect(opened.sort()).toEqual([...SIGNUPS.h4].sort());
+    expect(opensFrom(Buffer.from(copies.dump)).sort()).toEqual([...SIGNUPS.h4].sort());
+  });
+
+  it('the data directory of a cleanly stopped server opens the current hour only, and holds no address', () => {
+    expect(opensFrom(copies.dataDirectory).sort()).toEqual([...SIGNUPS.h4].sort());
+    for (const address of AFTER_INIT)
+      for (const form of forms(address)) expect(copies.dataDirectory.includes(form), address).toBe(false);
+  });
+
+  it('pg_wal/, the WAL archive and a base backup (what a replica is made of) open nothing', () => {
+    expect(copies.wal.length).toBeGreaterThan(16 << 20);
+    expect(copies.archive.length).toBeGreaterThan(0);
+    expect(opensFrom(copies.wal)).toEqual([]);
+    expect(opensFrom(copies.archive)).toEqual([]);
+    expect(opensFrom(baseBackup)).toEqual([]);
+    for (const address of AFTER_INIT) for (const form of forms(address)) expect(copies.wal.includes(form)).toBe(false);
+  });
+
+  it('the server log, with every statement and parameter, opens nothing', () => {
+    expect(log.toString()).toContain('LOG:  statement:');
+    expect(opensFrom(log)).toEqual([]);
+  });
+
+  it('a live intruder’s keys of hour 1 open that hour’s signups since the crash, and nothing of hour 3', () => {
+    const opened = rows.flatMap((row) => intruderKeys.flatMap((key) => openWith(key, row) ?? []));
+    expect(opened.sort()).toEqual([...SIGNUPS.h1AfterCrash].sort());
+    const hour3 = new Set([...SIGNUPS.h3BeforeRestart, ...SIGNUPS.h3AfterRestart]);
+    expect(opened.filter((address) => hour3.has(address))).toEqual([]);
+  });
+
+  it('export with the owner’s key gives back every address byte for byte', async () => {
+    const { code, stdout, stderr } = await waitlist(['export', '--all'], {
+      DATABASE_URL: ownerUrl(info),
+      WAITLIST_OWNER_KEY_FILE: ownerKeyFile(ownerKey),
+    });
+    expect(stderr).toBe('');
+    expect(code).toBe(0);
+    const exported = parse(stdout, { record_delimiter: '\r\n', from_line: 2 }).map((r: string[]) => r[0]);
+    expect(exported.sort()).toEqual([...beforeInit, ...AFTER_INIT].sort());
   });
 });

@@ -4,6 +4,7 @@
  */
 import type { Client } from 'pg';
 import { describe, expect, inject, it } from 'vitest';
+import { keysInit } from '../../cli/tests/keys-init';
 import { waitlist } from '../../cli/tests/run-cli';
 import { constraintNames } from '../../mocks/postgrest';
 import { insertEmail, refusal } from '../harness/api-request';
@@ -13,6 +14,7 @@ import { migrate } from '../harness/migrations';
 const ADDRESS_RULE = '20261125100100_one_mailbox_one_address.sql';
 const BROWSER_ORIGINS = '20261125100000_last_openings.sql';
 const SEALED = '20261125200000_sealed_list.sql';
+const SLOW_HASH = '20261126200100_slow_address_hash.sql';
 
 /** A database `name` migrated up to (not including) `migration`; `work` gets its owner and DATABASE_URL. */
 async function before(
@@ -33,6 +35,16 @@ async function before(
 
 const doNotEmail = async (owner: Client) =>
   (await owner.query('select encode(address_hash, $$hex$$) as hash, reason from private.do_not_email order by 1')).rows;
+
+/** Stored hashes (hex) as the slow-hash migration carries them over, in the same order. */
+async function carriedOver(owner: Client, hashes: string[]): Promise<string[]> {
+  const { rows } = await owner.query<{ hash: string }>(
+    `select encode(private.stretch_hash(s.secret, decode(u.h, 'hex')), 'hex') as hash
+     from unnest($1::text[]) with ordinality u(h, i), private.owner_secret s order by u.i`,
+    [hashes],
+  );
+  return rows.map((row) => row.hash);
+}
 
 describe('the address rule (no double quote, no final dot) over existing signups', () => {
   it('keeps every row as typed, every do-not-email entry, and the same export; refuses new ones', async () => {
@@ -56,7 +68,12 @@ describe('the address rule (no double quote, no final dot) over existing signups
 
       await migrate(db, { from: ADDRESS_RULE });
 
-      expect(await doNotEmail(owner)).toEqual(suppressions);
+      const hashes = await carriedOver(
+        owner,
+        suppressions.map((row) => row.hash),
+      );
+      const expected = suppressions.map((row, i) => ({ hash: hashes[i], reason: row.reason }));
+      expect(await doNotEmail(owner)).toEqual(expected.sort((a, b) => (a.hash < b.hash ? -1 : 1)));
       const exported = (await waitlist(['export'], env)).stdout;
       expect(exported).toMatch(/^email,signed_up_at\r\nada@example\.com,\S+\r\n"""bob""@example\.com",\S+\r\n$/);
       const { rows } = await owner.query(
@@ -133,7 +150,14 @@ describe('sealing over a database in use', () => {
 
       await migrate(db, { from: SEALED });
 
-      expect(await hashes()).toEqual(kept);
+      expect(await hashes()).toEqual(
+        (
+          await carriedOver(
+            owner,
+            kept.map((row) => row.hash),
+          )
+        ).map((hash) => ({ hash })),
+      );
       const api = await connect(db, 'authenticator');
       try {
         expect(await refusal(insertEmail(api, 'ADA@example.com'))).toMatchObject({
@@ -144,11 +168,11 @@ describe('sealing over a database in use', () => {
       } finally {
         await api.end();
       }
-      const init = await waitlist(['keys', 'init', '--yes'], env);
-      expect(init.code).toBe(0);
+      const init = await keysInit(env);
+      expect(init.result.code, init.result.stderr).toBe(0);
       const { rows } = await owner.query('select count(*)::int as n from public.waiting_list where email is not null');
       expect(rows[0].n).toBe(0);
-      const exported = (await waitlist(['export'], { ...env, WAITLIST_RECOVERY_KEY: init.stdout.trim() })).stdout;
+      const exported = (await waitlist(['export'], { ...env, WAITLIST_OWNER_KEY_FILE: init.keyFile })).stdout;
       expect(exported.split('\r\n').map((line) => line.split(',')[0])).toEqual([
         'email',
         'Ada@Example.com',
@@ -156,6 +180,35 @@ describe('sealing over a database in use', () => {
         'carol@example.com',
         '',
       ]);
+    });
+  });
+});
+
+describe('the slow keyed hash over a list in use', () => {
+  it('carries every stored hash over: duplicates, do-not-email entries and the journal still match', async () => {
+    await before('upgrade_slow_hash', SLOW_HASH, async (owner, _env, db) => {
+      await owner.query(`insert into public.waiting_list (email) values ('Ada@Example.com'), ('bob@example.com')`);
+      await owner.query(
+        `insert into private.do_not_email (address_hash, reason) values (private.address_hash('BOB@example.com'), 'unsubscribed')`,
+      );
+      await owner.query(
+        `insert into private.notify_journal (campaign, address_hash) values ('launch', private.address_hash('ada@example.com'))`,
+      );
+      await migrate(db, { from: SLOW_HASH });
+
+      const { rows } = await owner.query(
+        `select (select count(*)::int from private.waiting_list_keys where address_hash = private.address_hash('ADA@example.com')) as listed,
+                (select count(*)::int from private.do_not_email where address_hash = private.address_hash('bob@example.com')) as suppressed,
+                (select count(*)::int from private.notify_journal where address_hash = private.address_hash('Ada@example.com')) as journal,
+                (select count(*)::int from private.mailable_signups) as mailable`,
+      );
+      expect(rows[0]).toEqual({ listed: 1, suppressed: 1, journal: 1, mailable: 1 });
+      const api = await connect(db, 'authenticator');
+      try {
+        expect(await refusal(insertEmail(api, 'ada@EXAMPLE.com'))).toMatchObject({ code: '23505' });
+      } finally {
+        await api.end();
+      }
     });
   });
 });

@@ -1,0 +1,46 @@
+/**
+ * `keys init`: the owner's public key goes into the database only once the private key, as saved,
+ * opened a test key the database wrapped to it; then every stored address is sealed with the
+ * hour's key, by the database (private.seal_pending).
+ */
+import { createHash, timingSafeEqual } from 'node:crypto';
+import type pg from 'pg';
+import { longQuery } from '../connect/database.ts';
+import { UsageError } from '../terminal.ts';
+import { type OwnerKey, unwrap } from './owner-key.ts';
+import { inTransaction } from './reseal.ts';
+
+/** The test: a random key wrapped by pgcrypto to `publicKey`, opened with `saved`. Throws a UsageError if it does not open. */
+export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerKey): Promise<void> {
+  const { rows } = await db.query<{ wrapped: Buffer; digest: Buffer }>(
+    `select extensions.pgp_pub_encrypt_bytea(t, $1) as wrapped, sha256(t) as digest
+     from (select extensions.gen_random_bytes(32) as t) test`,
+    [publicKey],
+  );
+  let opened: Buffer;
+  try {
+    opened = await unwrap(saved, rows[0].wrapped);
+  } catch (error) {
+    throw new UsageError(`The saved private key does not open what the database wraps: ${(error as Error).message}`);
+  }
+  if (!timingSafeEqual(createHash('sha256').update(opened).digest(), rows[0].digest)) {
+    throw new UsageError('The saved private key opened the test key wrongly: nothing was installed.');
+  }
+}
+
+/** Installs the public key (after the test) and seals every stored address; returns how many it sealed. */
+export async function installOwnerKey(db: pg.Client, publicKey: Buffer, saved: OwnerKey): Promise<number> {
+  await inTransaction(db, async () => {
+    const { rows } = await db.query(
+      `select exists (select from private.owner_key) or exists (select from private.seal_chain) as sealed`,
+    );
+    if (rows[0].sealed) throw new UsageError('The list is sealed already.');
+    await proveOpens(db, publicKey, saved);
+    // A second `keys init` at the same moment waits here, then fails on the primary key.
+    await db.query('insert into private.owner_key (public_key) values ($1)', [publicKey]);
+  });
+  // Waits for every signup that began before the commit (it may have stored its address as typed).
+  await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
+  const { rows } = await db.query<{ changed: number }>(longQuery('select private.seal_pending() as changed'));
+  return rows[0].changed;
+}

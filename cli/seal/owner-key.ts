@@ -1,0 +1,97 @@
+/**
+ * The owner's OpenPGP key pair (supabase/security.md, "Sealed at rest"): RSA, because pgcrypto's
+ * pgp_pub_encrypt_bytea wraps to RSA or Elgamal subkeys only. The public key lives in the
+ * database; the private key only with the owner, who gives it to a command as a file or as the
+ * output of a password manager's command, never on a command line.
+ */
+import { execFile } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import { createInterface } from 'node:readline/promises';
+import { promisify } from 'node:util';
+import * as openpgp from 'openpgp';
+import { interactive, UsageError } from '../terminal.ts';
+
+const run = promisify(execFile);
+
+export const OWNER_KEY_FILE = 'WAITLIST_OWNER_KEY_FILE';
+export const OWNER_KEY_COMMAND = 'WAITLIST_OWNER_KEY_COMMAND';
+/** 3072-bit RSA: about 128-bit security (NIST SP 800-57); unwrapping one hour's key takes ~25 ms. */
+const RSA_BITS = 3072;
+
+export type OwnerKey = openpgp.PrivateKey;
+
+/** A new key pair: the private key armored (what the owner keeps), the public key binary (what the database keeps). */
+export async function newOwnerKeyPair(): Promise<{ privateKey: string; publicKey: Buffer }> {
+  const pair = await openpgp.generateKey({
+    type: 'rsa',
+    rsaBits: RSA_BITS,
+    userIDs: [{ name: 'waitlist owner' }],
+    format: 'armored',
+  });
+  const publicKey = await openpgp.readKey({ armoredKey: pair.publicKey });
+  return { privateKey: pair.privateKey, publicKey: Buffer.from(publicKey.write()) };
+}
+
+export async function parseOwnerKey(armored: string, where: string): Promise<OwnerKey> {
+  try {
+    const key = await openpgp.readPrivateKey({ armoredKey: armored });
+    if (!key.isDecrypted()) throw new Error('it is protected by a passphrase; export it without one');
+    return key;
+  } catch (error) {
+    throw new UsageError(`${where} does not hold the owner's private key: ${(error as Error).message}.`);
+  }
+}
+
+/** The owner's key, from the file or command the environment names, else a file path asked on a terminal. */
+export async function ownerKey(purpose: string): Promise<OwnerKey> {
+  const file = process.env[OWNER_KEY_FILE];
+  const command = process.env[OWNER_KEY_COMMAND];
+  if (file) return parseOwnerKey(await readKeyFile(file), `The file ${JSON.stringify(file)}`);
+  if (command) {
+    const { stdout } = await run('/bin/sh', ['-c', command], { maxBuffer: 1 << 20 }).catch((error: Error) => {
+      throw new UsageError(`${OWNER_KEY_COMMAND} failed: ${error.message.split('\n')[0]}`);
+    });
+    return parseOwnerKey(stdout, `The output of ${OWNER_KEY_COMMAND}`);
+  }
+  if (!interactive()) {
+    throw new UsageError(
+      `The list is sealed: ${purpose} needs the owner's private key. Set ${OWNER_KEY_FILE} to its file, or ` +
+        `${OWNER_KEY_COMMAND} to a command that prints it (your password manager's), or run on a terminal.`,
+    );
+  }
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
+  try {
+    const path = (await prompt.question("Path of the owner's private key file: ")).trim();
+    return parseOwnerKey(await readKeyFile(path), `The file ${JSON.stringify(path)}`);
+  } finally {
+    prompt.close();
+  }
+}
+
+async function readKeyFile(path: string): Promise<string> {
+  try {
+    return await readFile(path, 'utf8');
+  } catch (error) {
+    throw new UsageError(`Cannot read the owner's key file ${JSON.stringify(path)}: ${(error as Error).message}`);
+  }
+}
+
+/** A key wrapped by the database (pgp_pub_encrypt_bytea) to the owner's public key, opened. */
+export async function unwrap(key: OwnerKey, wrapped: Buffer): Promise<Buffer> {
+  const message = await openpgp.readMessage({ binaryMessage: wrapped });
+  const { data } = await openpgp.decrypt({ message, decryptionKeys: key, format: 'binary' });
+  return Buffer.from(data);
+}
+
+/** Whether `key` is the private half of the binary public key the database holds. */
+export async function matches(key: OwnerKey, publicKey: Buffer): Promise<boolean> {
+  const installed = await openpgp.readKey({ binaryKey: publicKey });
+  return installed.getFingerprint() === key.getFingerprint();
+}
+
+/** `key` wrapped to the binary public key, as pgp_pub_encrypt_bytea would: for a key the database must never see in clear. */
+export async function wrap(publicKey: Buffer, key: Buffer): Promise<Buffer> {
+  const encryptionKeys = await openpgp.readKey({ binaryKey: publicKey });
+  const message = await openpgp.createMessage({ binary: key });
+  return Buffer.from(await openpgp.encrypt({ message, encryptionKeys, format: 'binary' }));
+}

@@ -1,0 +1,62 @@
+/**
+ * The hourly keys' life: a signup never waits on the minute job, the job never waits on a signup
+ * (its ACCESS EXCLUSIVE lock is taken with NOWAIT, on a table of a past hour only), a late
+ * signup of the hour before only delays that table's emptying, and a key is used only in its hour.
+ */
+import { describe, expect, it } from 'vitest';
+import { useOwnDatabase } from '../../cli/tests/own-database';
+import { connect } from '../harness/database';
+import { sealList } from '../harness/sealed';
+
+const db = useOwnDatabase('hour_keys');
+const at = (hour: number) => new Date(Date.UTC(2033, 5, 1, hour, 20)).toISOString();
+
+async function sealClock(iso: string): Promise<void> {
+  await db.owner.query(
+    `create or replace function private.seal_clock() returns timestamptz language sql stable set search_path = ''
+     as $$ select timestamptz '${iso}' $$`,
+  );
+}
+
+const clearKeys = async () =>
+  (
+    await db.owner.query<{ hour: Date }>(
+      `select hour from private.hour_key_0 union all select hour from private.hour_key_1
+       union all select hour from private.hour_key_2 order by hour`,
+    )
+  ).rows.map((row) => row.hour.toISOString());
+
+describe('hourly keys', () => {
+  it('are made by the hour’s first signup, used only in their hour, and emptied after it without waiting', async () => {
+    await sealList(db.owner);
+    await sealClock(at(3));
+    await db.owner.query('select private.retire_hour_keys()'); // keys init's own hour is over
+    await db.owner.query(`insert into public.waiting_list (email) values ('three@example.com')`);
+    await db.owner.query(`insert into public.waiting_list (email) values ('three-b@example.com')`);
+    expect(await clearKeys()).toEqual([new Date(Date.UTC(2033, 5, 1, 3)).toISOString()]);
+
+    // A signup of hour 3 still open when hour 4 begins.
+    const late = await connect(db.info, 'postgres');
+    try {
+      await late.query('begin');
+      await late.query(`insert into public.waiting_list (email) values ('late-three@example.com')`);
+      await sealClock(at(4));
+      // Hour 4's signups go on beside it, under a key of their own.
+      await db.owner.query(`insert into public.waiting_list (email) values ('four@example.com')`);
+      // The job gives up at once on the table the open signup holds (a job that waited would wait
+      // here forever: the signup commits only below), and blocks nobody.
+      expect((await db.owner.query('select private.retire_hour_keys() as n')).rows[0].n).toBe(0);
+      await db.owner.query(`insert into public.waiting_list (email) values ('four-b@example.com')`);
+      await late.query('commit');
+    } finally {
+      await late.end();
+    }
+    expect((await db.owner.query('select private.retire_hour_keys() as n')).rows[0].n).toBe(1);
+    expect(await clearKeys()).toEqual([new Date(Date.UTC(2033, 5, 1, 4)).toISOString()]);
+
+    const { rows } = await db.owner.query<{ hour: Date }>(
+      'select k.hour from private.waiting_list_keys wk join private.seal_keys k on k.id = wk.key_id order by wk.id',
+    );
+    expect(rows.map((row) => row.hour.getUTCHours()).slice(-5)).toEqual([3, 3, 3, 4, 4]);
+  });
+});
