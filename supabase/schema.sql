@@ -73,7 +73,7 @@ COMMENT ON EXTENSION pgcrypto IS 'cryptographic functions';
 CREATE FUNCTION private.address_hash(address text) RETURNS bytea
     LANGUAGE sql STABLE PARALLEL SAFE
     SET search_path TO ''
-    AS $$ select private.keyed_hash(s.secret, address) from private.owner_secret s $$;
+    AS $$ select private.stretch_hash(s.secret, private.keyed_hash(s.secret, address)) from private.owner_secret s $$;
 
 ALTER FUNCTION private.address_hash(address text) OWNER TO postgres;
 
@@ -81,7 +81,7 @@ ALTER FUNCTION private.address_hash(address text) OWNER TO postgres;
 -- Name: FUNCTION address_hash(address text); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.address_hash(address text) IS 'The keyed hash of an address, the same for every letter case and Unicode form (private.email_key).';
+COMMENT ON FUNCTION private.address_hash(address text) IS 'The keyed hash of an address, the same for every letter case and Unicode form (private.email_key): 64 rounds of HMAC-SHA256 under private.owner_secret over sha256(secret || email_key). The one definition: call it.';
 
 --
 -- Name: advance_seal_key(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -394,6 +394,49 @@ ALTER FUNCTION private.forget_expired_signups() OWNER TO postgres;
 COMMENT ON FUNCTION private.forget_expired_signups() IS 'Deletes counters whose slot is over and secrets whose day is over; returns how many rows went.';
 
 --
+-- Name: hour_key(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.hour_key(OUT id bigint, OUT clear_key bytea) RETURNS record
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+declare
+  hour timestamptz := date_trunc('hour', private.seal_clock(), 'UTC');
+  slot text := private.hour_key_table(hour);
+  public_key bytea;
+begin
+  execute format('select k.id, k.clear_key from private.%I k where k.hour = $1 order by k.id desc limit 1', slot)
+    into id, clear_key using hour;
+  if id is not null then
+    return;
+  end if;
+  select o.public_key into public_key from private.owner_key o;
+  if not found then
+    return;
+  end if;
+  clear_key := extensions.gen_random_bytes(64);
+  insert into private.seal_keys (hour, wrapped)
+  values (hour, extensions.pgp_pub_encrypt_bytea(clear_key, public_key))
+  returning seal_keys.id into id;
+  execute format('insert into private.%I (id, hour, clear_key) values ($1, $2, $3)', slot) using id, hour, clear_key;
+end;
+$_$;
+
+ALTER FUNCTION private.hour_key(OUT id bigint, OUT clear_key bytea) OWNER TO postgres;
+
+--
+-- Name: hour_key_table(timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.hour_key_table(hour timestamp with time zone) RETURNS text
+    LANGUAGE sql IMMUTABLE PARALLEL SAFE
+    SET search_path TO ''
+    AS $$ select 'hour_key_' || ((extract(epoch from hour)::bigint / 3600) % 3)::text $$;
+
+ALTER FUNCTION private.hour_key_table(hour timestamp with time zone) OWNER TO postgres;
+
+--
 -- Name: keyed_hash(bytea, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -670,6 +713,51 @@ $$;
 
 ALTER FUNCTION private.request_headers() OWNER TO postgres;
 
+--
+-- Name: retire_hour_keys(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.retire_hour_keys() RETURNS integer
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+declare
+  hour timestamptz := date_trunc('hour', private.seal_clock(), 'UTC');
+  slot text;
+  held boolean;
+  retired integer := 0;
+begin
+  -- The current hour's table holds an older key only if no run emptied it in the hours before
+  -- (the job stopped for over an hour): deleted, which takes no lock a signup waits for; its bytes
+  -- stay in the table's file until the table is emptied after its hour.
+  execute format('delete from private.%I where hour < $1', private.hour_key_table(hour)) using hour;
+  foreach slot in array array['hour_key_0', 'hour_key_1', 'hour_key_2'] loop
+    continue when slot = private.hour_key_table(hour);
+    -- Only a table whose keys are all of past hours (the next hour's first signup may be early).
+    execute format('select exists (select from private.%I) and not exists (select from private.%I where hour >= $1)',
+                   slot, slot)
+      into held using hour;
+    continue when not held;
+    begin
+      execute format('lock table private.%I in access exclusive mode nowait', slot);
+      execute format('truncate private.%I', slot);
+      retired := retired + 1;
+    exception when lock_not_available then
+      null; -- a signup of the hour before still holds it: the next run empties it
+    end;
+  end loop;
+  return retired;
+end;
+$_$;
+
+ALTER FUNCTION private.retire_hour_keys() OWNER TO postgres;
+
+--
+-- Name: FUNCTION retire_hour_keys(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.retire_hour_keys() IS 'Empties the clear-key tables of past hours (each minute, by pg_cron); returns how many it emptied.';
+
 SET default_tablespace = '';
 
 SET default_table_access_method = heap;
@@ -718,6 +806,17 @@ $$;
 ALTER FUNCTION private.seal_address(key private.seal_key, id bigint, address text) OWNER TO postgres;
 
 --
+-- Name: seal_clock(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.seal_clock() RETURNS timestamp with time zone
+    LANGUAGE sql STABLE
+    SET search_path TO ''
+    AS $$ select now() $$;
+
+ALTER FUNCTION private.seal_clock() OWNER TO postgres;
+
+--
 -- Name: seal_pending(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -726,11 +825,12 @@ CREATE FUNCTION private.seal_pending() RETURNS integer
     SET search_path TO ''
     AS $$
 declare
-  key private.seal_key;
+  hour_key_id bigint;
+  hour_clear_key bytea;
+  step_key private.seal_key;
   keyed integer;
   sealed integer := 0;
 begin
-  -- The first row of each address not listed yet (no ON CONFLICT: the unique key is deferrable).
   insert into private.waiting_list_keys (id, address_hash)
   select distinct on (h.address_hash) h.id, h.address_hash
   from (select w.id, private.address_hash(w.email) as address_hash from public.waiting_list w
@@ -740,19 +840,29 @@ begin
   get diagnostics keyed = row_count;
   set constraints private.waiting_list_email_key immediate;
   set constraints private.waiting_list_email_key deferred;
-  select * into key from private.seal_key;
-  if found then
-    with plain as (
-      select w.id, w.email from public.waiting_list w
-      where w.email is not null and exists (select from private.waiting_list_keys k where k.id = w.id)
-      for update of w),
-    stored as (
-      update private.waiting_list_keys k set step = key.step, sealed = private.seal_address(key, p.id, p.email)
-      from plain p where k.id = p.id
-      returning k.id)
-    update public.waiting_list w set email = null from stored s where w.id = s.id;
-    get diagnostics sealed = row_count;
+  if not exists (select from public.waiting_list w where w.email is not null) then
+    return keyed;
   end if;
+  select h.id, h.clear_key into hour_key_id, hour_clear_key from private.hour_key() h;
+  if hour_key_id is null then
+    select * into step_key from private.seal_key;
+    if not found then
+      return keyed;
+    end if;
+  end if;
+  with plain as (
+    select w.id, w.email from public.waiting_list w
+    where w.email is not null and exists (select from private.waiting_list_keys k where k.id = w.id)
+    for update of w),
+  stored as (
+    update private.waiting_list_keys k
+    set step = step_key.step, key_id = hour_key_id,
+        sealed = case when hour_key_id is not null then private.seal_with(hour_key_id, hour_clear_key, p.id, p.email)
+                      else private.seal_address(step_key, p.id, p.email) end
+    from plain p where k.id = p.id
+    returning k.id)
+  update public.waiting_list w set email = null from stored s where w.id = s.id;
+  get diagnostics sealed = row_count;
   return keyed + sealed;
 end;
 $$;
@@ -774,21 +884,27 @@ CREATE FUNCTION private.seal_signup() RETURNS trigger
     SET search_path TO ''
     AS $$
 declare
-  key private.seal_key;
+  key_id bigint;
+  clear_key bytea;
+  step_key private.seal_key;
   sealed bytea;
 begin
   perform private.check_address(new.email);
-  select * into key from private.seal_key;
-  if found then
-    sealed := private.seal_address(key, new.id, new.email);
-  elsif exists (select from private.seal_chain) then
-    -- The key was replaced after this transaction's snapshot (REPEATABLE READ, SERIALIZABLE).
-    raise serialization_failure using message = 'could not serialize access due to concurrent update';
+  select h.id, h.clear_key into key_id, clear_key from private.hour_key() h;
+  if key_id is not null then
+    sealed := private.seal_with(key_id, clear_key, new.id, new.email);
+  else
+    select * into step_key from private.seal_key;
+    if found then
+      sealed := private.seal_address(step_key, new.id, new.email);
+    elsif exists (select from private.seal_chain) then
+      raise serialization_failure using message = 'could not serialize access due to concurrent update';
+    end if;
   end if;
-  insert into private.waiting_list_keys (id, address_hash, step, sealed)
-  values (new.id, private.address_hash(new.email), key.step, sealed)
+  insert into private.waiting_list_keys (id, address_hash, step, key_id, sealed)
+  values (new.id, private.address_hash(new.email), step_key.step, key_id, sealed)
   on conflict (id) do update
-    set address_hash = excluded.address_hash, step = excluded.step, sealed = excluded.sealed;
+    set address_hash = excluded.address_hash, step = excluded.step, key_id = excluded.key_id, sealed = excluded.sealed;
   if sealed is not null then
     new.email := null;
   end if;
@@ -802,29 +918,59 @@ ALTER FUNCTION private.seal_signup() OWNER TO postgres;
 -- Name: seal_status(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.seal_status(OUT sealing boolean, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) RETURNS record
+CREATE FUNCTION private.seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) RETURNS record
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS $$
-  select k.step is not null,
+  select o.one_row is not null or k.step is not null,
+         case when o.one_row is not null then 'hourly' when k.step is not null then 'ratchet' end,
          k.step,
-         k.advanced_at,
-         coalesce(k.advanced_at < now() - interval '90 minutes', false),
+         coalesce(k.advanced_at, (select min(h.hour) from (select hour from private.hour_key_0
+                                                            union all select hour from private.hour_key_1
+                                                            union all select hour from private.hour_key_2) h)),
+         case when o.one_row is not null
+              then private.seal_clock() > date_trunc('hour', private.seal_clock(), 'UTC') + interval '5 minutes'
+                   and exists (select from (select hour from private.hour_key_0
+                                            union all select hour from private.hour_key_1
+                                            union all select hour from private.hour_key_2) h
+                               where h.hour < date_trunc('hour', private.seal_clock(), 'UTC'))
+              else coalesce(k.advanced_at < now() - interval '90 minutes', false) end,
          (select count(*) from public.waiting_list w where w.email is not null),
          (select count(*) from public.waiting_list w
           where not exists (select from private.waiting_list_keys h where h.id = w.id)),
          (select count(*) from public.waiting_list w left join private.waiting_list_keys h on h.id = w.id
           where w.email is null and h.sealed is null)
-  from (select 1) one left join private.seal_key k on true
+  from (select 1) one left join private.seal_key k on true left join private.owner_key o on true
 $$;
 
-ALTER FUNCTION private.seal_status(OUT sealing boolean, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) OWNER TO postgres;
+ALTER FUNCTION private.seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) OWNER TO postgres;
 
 --
--- Name: FUNCTION seal_status(OUT sealing boolean, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint); Type: COMMENT; Schema: private; Owner: postgres
+-- Name: FUNCTION seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.seal_status(OUT sealing boolean, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) IS 'sealing: a key is installed; stalled: the ratchet has not moved for 90 minutes (its hourly job failed or is missing); plaintext: rows whose address is stored as typed; unkeyed: rows outside the duplicate check; unreadable: rows with neither an address nor a seal.';
+COMMENT ON FUNCTION private.seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) IS 'sealing: sealed at rest; scheme: hourly or ratchet; stalled: an old key still held in clear (hourly) or a ratchet that has not moved for 90 minutes; plaintext, unkeyed, unreadable: rows stored as typed, outside the duplicate check, with neither an address nor a seal.';
+
+--
+-- Name: seal_with(bigint, bytea, bigint, text); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.seal_with(key_id bigint, clear_key bytea, id bigint, address text) RETURNS bytea
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $$
+declare
+  iv bytea := extensions.gen_random_bytes(16);
+  ciphertext bytea := extensions.encrypt_iv(convert_to(address, 'UTF8'), substring(clear_key from 1 for 32), iv,
+                                            'aes-cbc/pad:pkcs');
+begin
+  return iv || ciphertext
+         || extensions.hmac(int8send(key_id) || int8send(id) || iv || ciphertext, substring(clear_key from 33 for 32),
+                            'sha256');
+end;
+$$;
+
+ALTER FUNCTION private.seal_with(key_id bigint, clear_key bytea, id bigint, address text) OWNER TO postgres;
 
 --
 -- Name: set_seal_key(integer, bytea); Type: FUNCTION; Schema: private; Owner: postgres
@@ -877,6 +1023,47 @@ $$;
 ALTER FUNCTION private.signup_secret(day_start timestamp with time zone) OWNER TO postgres;
 
 --
+-- Name: stretch_hash(bytea, bytea); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.stretch_hash(secret bytea, digest bytea) RETURNS bytea
+    LANGUAGE plpgsql IMMUTABLE STRICT PARALLEL SAFE
+    SET search_path TO ''
+    AS $$
+declare
+  h bytea := digest;
+begin
+  for i in 1 .. 64 loop
+    h := extensions.hmac(h, secret, 'sha256');
+  end loop;
+  return h;
+end;
+$$;
+
+ALTER FUNCTION private.stretch_hash(secret bytea, digest bytea) OWNER TO postgres;
+
+--
+-- Name: unsubscribe(bytea); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.unsubscribe(hash bytea) RETURNS void
+    LANGUAGE sql STRICT SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+    insert into private.do_not_email (address_hash, reason) values (hash, 'unsubscribed')
+    on conflict (address_hash) do update set reason = 'unsubscribed', added_at = now()
+      where private.do_not_email.reason = 'erased'
+  $$;
+
+ALTER FUNCTION private.unsubscribe(hash bytea) OWNER TO postgres;
+
+--
+-- Name: FUNCTION unsubscribe(hash bytea); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.unsubscribe(hash bytea) IS 'One-click unsubscribe of a keyed address hash (supabase/functions/unsubscribe). Idempotent.';
+
+--
 -- Name: allowed_origins; Type: TABLE; Schema: private; Owner: postgres
 --
 
@@ -913,6 +1100,66 @@ ALTER TABLE private.do_not_email OWNER TO postgres;
 COMMENT ON TABLE private.do_not_email IS 'Addresses never to export or email, as private.address_hash(). An ''erased'' entry yields to a signup made after it (a new consent); the others always apply.';
 
 --
+-- Name: hour_key_0; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE UNLOGGED TABLE private.hour_key_0 (
+    id bigint NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    clear_key bytea NOT NULL
+)
+WITH (autovacuum_enabled=off, toast.autovacuum_enabled=off);
+ALTER TABLE ONLY private.hour_key_0 ALTER COLUMN clear_key SET STATISTICS 0;
+
+ALTER TABLE private.hour_key_0 OWNER TO postgres;
+
+--
+-- Name: TABLE hour_key_0; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.hour_key_0 IS 'Sealing key in clear for hours ≡ 0 (mod 3); emptied once its hour is over.';
+
+--
+-- Name: hour_key_1; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE UNLOGGED TABLE private.hour_key_1 (
+    id bigint NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    clear_key bytea NOT NULL
+)
+WITH (autovacuum_enabled=off, toast.autovacuum_enabled=off);
+ALTER TABLE ONLY private.hour_key_1 ALTER COLUMN clear_key SET STATISTICS 0;
+
+ALTER TABLE private.hour_key_1 OWNER TO postgres;
+
+--
+-- Name: TABLE hour_key_1; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.hour_key_1 IS 'Sealing key in clear for hours ≡ 1 (mod 3); emptied once its hour is over.';
+
+--
+-- Name: hour_key_2; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE UNLOGGED TABLE private.hour_key_2 (
+    id bigint NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    clear_key bytea NOT NULL
+)
+WITH (autovacuum_enabled=off, toast.autovacuum_enabled=off);
+ALTER TABLE ONLY private.hour_key_2 ALTER COLUMN clear_key SET STATISTICS 0;
+
+ALTER TABLE private.hour_key_2 OWNER TO postgres;
+
+--
+-- Name: TABLE hour_key_2; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.hour_key_2 IS 'Sealing key in clear for hours ≡ 2 (mod 3); emptied once its hour is over.';
+
+--
 -- Name: waiting_list_keys; Type: TABLE; Schema: private; Owner: postgres
 --
 
@@ -921,7 +1168,12 @@ CREATE TABLE private.waiting_list_keys (
     address_hash bytea NOT NULL,
     step integer,
     sealed bytea,
-    CONSTRAINT waiting_list_keys_sealed_step CHECK (((step IS NULL) = (sealed IS NULL)))
+    key_id bigint,
+    CONSTRAINT waiting_list_keys_sealed_by CHECK (
+CASE
+    WHEN (sealed IS NULL) THEN ((step IS NULL) AND (key_id IS NULL))
+    ELSE ((step IS NULL) <> (key_id IS NULL))
+END)
 );
 
 ALTER TABLE private.waiting_list_keys OWNER TO postgres;
@@ -939,6 +1191,12 @@ COMMENT ON TABLE private.waiting_list_keys IS 'Per signup of public.waiting_list
 COMMENT ON COLUMN private.waiting_list_keys.sealed IS 'iv ‖ AES-256-CBC ciphertext ‖ HMAC-SHA256 tag, under the keys of `step` (cli/seal/seal.ts).';
 
 --
+-- Name: COLUMN waiting_list_keys.key_id; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON COLUMN private.waiting_list_keys.key_id IS 'The private.seal_keys key that sealed this row (null when sealed by the ratchet''s step, or not sealed).';
+
+--
 -- Name: waiting_list; Type: TABLE; Schema: public; Owner: postgres
 --
 
@@ -948,6 +1206,7 @@ CREATE TABLE public.waiting_list (
     created_at timestamp with time zone DEFAULT now() NOT NULL,
     CONSTRAINT waiting_list_email_length CHECK ((char_length(email) <= 254))
 );
+ALTER TABLE ONLY public.waiting_list ALTER COLUMN email SET STATISTICS 0;
 
 ALTER TABLE public.waiting_list OWNER TO postgres;
 
@@ -984,7 +1243,8 @@ CREATE VIEW private.mailable_signups WITH (security_invoker='true') AS
     w.email,
     k.step,
     k.sealed,
-    w.created_at
+    w.created_at,
+    k.key_id
    FROM (public.waiting_list w
      LEFT JOIN private.waiting_list_keys k ON ((k.id = w.id)))
   WHERE (NOT (w.id IN ( SELECT h.id
@@ -1025,6 +1285,25 @@ ALTER TABLE private.notify_journal OWNER TO postgres;
 COMMENT ON TABLE private.notify_journal IS 'Who was sent which campaign, by keyed hash. detail: the SMTP reply of a failure, address removed.';
 
 --
+-- Name: owner_key; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.owner_key (
+    one_row boolean DEFAULT true NOT NULL,
+    public_key bytea NOT NULL,
+    installed_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT owner_key_one_row_check CHECK (one_row)
+);
+
+ALTER TABLE private.owner_key OWNER TO postgres;
+
+--
+-- Name: TABLE owner_key; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.owner_key IS 'The owner''s OpenPGP public key (RSA), installed by `waitlist keys init`: each hour''s key is wrapped to it.';
+
+--
 -- Name: owner_secret; Type: TABLE; Schema: private; Owner: postgres
 --
 
@@ -1059,6 +1338,38 @@ ALTER TABLE private.seal_chain OWNER TO postgres;
 --
 
 COMMENT ON TABLE private.seal_chain IS 'One row once `waitlist keys init` ran: when the current recovery key''s chain began.';
+
+--
+-- Name: seal_keys; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.seal_keys (
+    id bigint NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    wrapped bytea NOT NULL,
+    made_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE private.seal_keys OWNER TO postgres;
+
+--
+-- Name: TABLE seal_keys; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.seal_keys IS 'Each sealing key, wrapped to the owner''s public key (pgp_pub_encrypt_bytea); several in one hour after a crash.';
+
+--
+-- Name: seal_keys_id_seq; Type: SEQUENCE; Schema: private; Owner: postgres
+--
+
+ALTER TABLE private.seal_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME private.seal_keys_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
 
 --
 -- Name: signup_counts; Type: TABLE; Schema: private; Owner: postgres
@@ -4512,11 +4823,39 @@ ALTER TABLE ONLY private.do_not_email
     ADD CONSTRAINT do_not_email_pkey PRIMARY KEY (address_hash);
 
 --
+-- Name: hour_key_0 hour_key_0_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.hour_key_0
+    ADD CONSTRAINT hour_key_0_pkey PRIMARY KEY (id);
+
+--
+-- Name: hour_key_1 hour_key_1_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.hour_key_1
+    ADD CONSTRAINT hour_key_1_pkey PRIMARY KEY (id);
+
+--
+-- Name: hour_key_2 hour_key_2_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.hour_key_2
+    ADD CONSTRAINT hour_key_2_pkey PRIMARY KEY (id);
+
+--
 -- Name: notify_journal notify_journal_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
 ALTER TABLE ONLY private.notify_journal
     ADD CONSTRAINT notify_journal_pkey PRIMARY KEY (campaign, address_hash);
+
+--
+-- Name: owner_key owner_key_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.owner_key
+    ADD CONSTRAINT owner_key_pkey PRIMARY KEY (one_row);
 
 --
 -- Name: owner_secret owner_secret_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
@@ -4538,6 +4877,13 @@ ALTER TABLE ONLY private.seal_chain
 
 ALTER TABLE ONLY private.seal_key
     ADD CONSTRAINT seal_key_pkey PRIMARY KEY (one_row);
+
+--
+-- Name: seal_keys seal_keys_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.seal_keys
+    ADD CONSTRAINT seal_keys_pkey PRIMARY KEY (id);
 
 --
 -- Name: signup_counts signup_counts_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
@@ -4693,6 +5039,12 @@ COMMENT ON POLICY waiting_list_fresh_signup ON public.waiting_list IS 'Visitors 
 GRANT USAGE ON SCHEMA cron TO postgres;
 
 --
+-- Name: SCHEMA private; Type: ACL; Schema: -; Owner: postgres
+--
+
+GRANT USAGE ON SCHEMA private TO waitlist_unsubscribe;
+
+--
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: pg_database_owner
 --
 
@@ -4781,6 +5133,18 @@ REVOKE ALL ON FUNCTION private.email_key(address text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.forget_expired_signups() FROM PUBLIC;
 
 --
+-- Name: FUNCTION hour_key(OUT id bigint, OUT clear_key bytea); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.hour_key(OUT id bigint, OUT clear_key bytea) FROM PUBLIC;
+
+--
+-- Name: FUNCTION hour_key_table(hour timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.hour_key_table(hour timestamp with time zone) FROM PUBLIC;
+
+--
 -- Name: FUNCTION keyed_hash(secret bytea, address text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -4853,10 +5217,22 @@ REVOKE ALL ON FUNCTION private.request_header(name text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.request_headers() FROM PUBLIC;
 
 --
+-- Name: FUNCTION retire_hour_keys(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.retire_hour_keys() FROM PUBLIC;
+
+--
 -- Name: FUNCTION seal_address(key private.seal_key, id bigint, address text); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.seal_address(key private.seal_key, id bigint, address text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION seal_clock(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.seal_clock() FROM PUBLIC;
 
 --
 -- Name: FUNCTION seal_pending(); Type: ACL; Schema: private; Owner: postgres
@@ -4871,10 +5247,16 @@ REVOKE ALL ON FUNCTION private.seal_pending() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.seal_signup() FROM PUBLIC;
 
 --
--- Name: FUNCTION seal_status(OUT sealing boolean, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint); Type: ACL; Schema: private; Owner: postgres
+-- Name: FUNCTION seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint); Type: ACL; Schema: private; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION private.seal_status(OUT sealing boolean, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) FROM PUBLIC;
+
+--
+-- Name: FUNCTION seal_with(key_id bigint, clear_key bytea, id bigint, address text); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.seal_with(key_id bigint, clear_key bytea, id bigint, address text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION set_seal_key(step integer, chain_key bytea); Type: ACL; Schema: private; Owner: postgres
@@ -4887,6 +5269,19 @@ REVOKE ALL ON FUNCTION private.set_seal_key(step integer, chain_key bytea) FROM 
 --
 
 REVOKE ALL ON FUNCTION private.signup_secret(day_start timestamp with time zone) FROM PUBLIC;
+
+--
+-- Name: FUNCTION stretch_hash(secret bytea, digest bytea); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.stretch_hash(secret bytea, digest bytea) FROM PUBLIC;
+
+--
+-- Name: FUNCTION unsubscribe(hash bytea); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.unsubscribe(hash bytea) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.unsubscribe(hash bytea) TO waitlist_unsubscribe;
 
 --
 -- Name: TABLE job; Type: ACL; Schema: cron; Owner: supabase_admin

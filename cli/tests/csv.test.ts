@@ -12,7 +12,7 @@ const AT = Buffer.from('2026-11-25T10:00:00Z');
 
 /** The CSV of these plaintext addresses (rows stored before keys init: no seal to open). */
 async function csvOf(addresses: string[], spreadsheet: boolean): Promise<string> {
-  const rows: Fields[] = addresses.map((address) => [null, null, null, Buffer.from(address), AT]);
+  const rows: Fields[] = addresses.map((address) => [null, null, null, null, Buffer.from(address), AT]);
   const chunks: Buffer[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {

@@ -46,8 +46,8 @@ describe('waitlist health, the public half', () => {
           'waitlist-seal-hour-keys',
           'guard data',
           'sealing',
-          'logs',
           'unsubscribe role',
+          'logs',
         ],
       ].map((c) => [c, 'ok']),
     );
