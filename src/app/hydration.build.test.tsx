@@ -1,7 +1,7 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { execFileSync } from 'node:child_process';
 import { holdEarlySubmits } from '../features/waitlist/early-submit/early-submit';
-import { loadFormCode } from '../features/waitlist/early-submit/form-code';
+import { loadFormCode } from '../islands/load-form-code';
 import { buttonLabels } from '../features/waitlist/texts/button-labels';
 import { messages } from '../features/waitlist/texts/messages';
 import { recordWaitlistRequests } from '../test/waitlist-requests';
