@@ -1,5 +1,4 @@
 import { checkEmail } from '../email';
-import { buttonLabels } from '../texts/button-labels';
 import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from '../dom-ids';
 import { noteSubmit, reloadCarrying, takeCarried } from './reload-carrying';
 
@@ -49,14 +48,14 @@ function hold(form: HTMLFormElement, address: string) {
 }
 
 /**
- * The sending state of docs/product.md §4, drawn before the form's code runs. It must be exactly the DOM
- * that WaitlistFormView renders while submitting, so that the form's code hydrates over it
- * (waitlist-form-view.test.tsx compares the two).
+ * The sending state of docs/product.md §4, shown before the form's code runs: the form's
+ * `aria-busy` and the fieldset's `disabled`, the two attributes the form's view draws its states
+ * from. The result is exactly the DOM the view renders while submitting, so that the form's code
+ * hydrates over it (waitlist-form-view.test.tsx compares the two).
  */
 export function showSending(form: HTMLFormElement, sending = true) {
   form.setAttribute('aria-busy', String(sending));
   form.querySelector('fieldset')!.disabled = sending;
-  (form.querySelector('button')!.lastChild as Text).data = sending ? buttonLabels.sending : buttonLabels.idle;
 }
 
 /**
