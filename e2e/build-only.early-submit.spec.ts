@@ -78,7 +78,7 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
   test('the button is enabled at rest, and Tab reaches it', async ({ page }) => {
     await openWithFormCodeHeld(page);
     await expect(submitButton(page)).toBeEnabled();
-    await expect(submitButton(page)).toHaveText(buttonLabels.idle);
+    await expect(submitButton(page)).toHaveText(buttonLabels.idle, { useInnerText: true });
     await page.keyboard.press('Tab');
     await expect(emailField(page)).toBeFocused();
     await page.keyboard.press('Tab');
@@ -94,12 +94,12 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
     await page.keyboard.press('Tab');
     await page.keyboard.type('ada@example.com', HUMAN_TYPING);
     await page.keyboard.press('Enter');
-    await expect(submitButton(page)).toHaveText(buttonLabels.sending);
+    await expect(submitButton(page)).toHaveText(buttonLabels.sending, { useInnerText: true });
     await expect(emailField(page)).toBeDisabled();
     release();
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
     await expect(emailField(page)).toHaveValue('');
-    await expect(submitButton(page)).toHaveText(buttonLabels.idle);
+    await expect(submitButton(page)).toHaveText(buttonLabels.idle, { useInnerText: true });
     await expect(emailField(page)).toBeFocused();
     expect(await states()).toEqual([idle, sending, idle]);
     await expectRequestsFor(page, waitlistRequests, ['ada@example.com']);
@@ -109,7 +109,7 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
     const release = await openWithFormCodeHeld(page);
     await page.keyboard.press('Tab');
     await page.keyboard.press('Enter');
-    await expect(submitButton(page)).toHaveText(buttonLabels.idle);
+    await expect(submitButton(page)).toHaveText(buttonLabels.idle, { useInnerText: true });
     release();
     await expect(toast(page, messages.emailRequired)).toBeVisible(ARRIVAL);
     await expect(emailField(page)).toBeFocused();
@@ -133,7 +133,7 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
     const release = await openWithFormCodeHeld(page);
     await typeAndSubmit(page, 'ada@example');
     await typeAndSubmit(page, '.com');
-    await expect(submitButton(page)).toHaveText(buttonLabels.sending);
+    await expect(submitButton(page)).toHaveText(buttonLabels.sending, { useInnerText: true });
     release();
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);
     await expect(toast(page, messages.invalidEmail)).toHaveCount(0);
@@ -179,7 +179,7 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
     await page.goto('/');
     const states = await recordFormStates(page);
     await typeAndSubmit(page, 'ada@example.com');
-    await expect(submitButton(page)).toHaveText(buttonLabels.sending);
+    await expect(submitButton(page)).toHaveText(buttonLabels.sending, { useInnerText: true });
     fail();
     const failure = page.locator(`#${LOAD_FAILURE_ID}`);
     await expect(failure).toBeVisible(ARRIVAL);
@@ -209,7 +209,7 @@ test.describe('on a slow phone, by touch', { tag: CHROMIUM_ONLY }, () => {
     await emailField(page).tap();
     await page.keyboard.type('ada@example.com', HUMAN_TYPING);
     await submitButton(page).tap();
-    await expect(submitButton(page)).toHaveText(buttonLabels.sending);
+    await expect(submitButton(page)).toHaveText(buttonLabels.sending, { useInnerText: true });
     await submitButton(page).tap({ force: true });
     release();
     await expect(toast(page, messages.added)).toBeVisible(ARRIVAL);

@@ -75,7 +75,7 @@ export async function waitForText(page: Page, selector: string, texts: string[],
     .waitForFunction(
       (selector: string, texts: string[]) =>
         [...document.querySelectorAll<HTMLElement>(selector)].some(
-          (element) => element.checkVisibility() && texts.every((text) => element.textContent?.includes(text)),
+          (element) => element.checkVisibility() && texts.every((text) => element.innerText.includes(text)),
         ),
       { timeout, polling: 'mutation' },
       selector,

@@ -17,7 +17,7 @@ export async function recordFormStates(page: Page): Promise<() => Promise<FormSt
       if (!form) return;
       const button = form.querySelector('button')!;
       const state = {
-        label: button.textContent ?? '',
+        label: button.innerText,
         fieldDisabled: form.querySelector('input')!.matches(':disabled'),
         buttonDisabled: button.matches(':disabled'),
         spinnerShown: getComputedStyle(button.querySelector('[aria-hidden="true"]')!).display !== 'none',

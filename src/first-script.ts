@@ -5,7 +5,7 @@
  * interaction or first submit. Nothing else of the page needs JavaScript.
  */
 import { holdEarlySubmits } from './features/waitlist/early-submit/early-submit';
-import { loadFormCode } from './features/waitlist/early-submit/form-code';
+import { loadFormCode } from './islands/load-form-code';
 import { onFirstInteraction } from './lib/first-interaction';
 
 holdEarlySubmits(loadFormCode);

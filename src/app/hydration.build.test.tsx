@@ -1,7 +1,8 @@
 import { act, screen, waitFor, within } from '@testing-library/react';
 import { execFileSync } from 'node:child_process';
+import { readdirSync, readFileSync } from 'node:fs';
 import { holdEarlySubmits } from '../features/waitlist/early-submit/early-submit';
-import { loadFormCode } from '../features/waitlist/early-submit/form-code';
+import { loadFormCode } from '../islands/load-form-code';
 import { buttonLabels } from '../features/waitlist/texts/button-labels';
 import { messages } from '../features/waitlist/texts/messages';
 import { recordWaitlistRequests } from '../test/waitlist-requests';
@@ -29,6 +30,9 @@ let complaints: string[];
 beforeAll(() => {
   const { page, html } = prerender('/');
   expect(page).toBe('landing');
+  // The built page carries its stylesheet inline: the form's states are drawn by it.
+  const [stylesheet] = readdirSync(`${outDir}/assets`).filter((name) => name.endsWith('.css'));
+  document.head.innerHTML = `<style>${readFileSync(`${outDir}/assets/${stylesheet}`, 'utf8')}</style>`;
   document.body.innerHTML = `<div id="root">${html}</div>`;
   const problems = vi.spyOn(console, 'error');
   window.addEventListener('error', (event) => complaints.push(String(event.error ?? event.message)));

@@ -10,7 +10,7 @@ export let hydrated: Root | undefined;
 /**
  * The page's one island: hydrates the prerendered waitlist form alone (React, React Query,
  * sonner and the form arrive in this chunk; the rest of the page is static HTML and CSS).
- * Called by form-code.ts once the visitor has acted, with the first script's early-submit half.
+ * Called by load-form-code.ts once the visitor has acted, with the first script's early-submit half.
  */
 export function hydrateWaitlist(handover: EarlySubmitHandover) {
   const island = document.getElementById(WAITLIST_ISLAND_ID);

@@ -1,4 +1,4 @@
-import { resendByReload } from '../early-submit/early-submit';
+import { loadSupabase } from '../../../lib/load-supabase';
 
 /** What an insert into the waiting list came to, read from the error code alone (docs/product.md §7). */
 export type JoinOutcome = 'added' | 'already-registered' | 'failed';
@@ -10,16 +10,16 @@ export function outcomeOf(error: { message: string; code?: string } | null): Joi
   return error.code === UNIQUE_VIOLATION ? 'already-registered' : 'failed';
 }
 
-/** The Supabase client is loaded on demand, keeping it off the first paint. */
-export const loadSupabase = () => import('../../../lib/supabase');
-
 /**
  * Inserts the address with the public key. No `.select()`: the public may write the
  * list but never read it. Any error but a duplicate is thrown, for the caller to log and report.
- * If supabase-js cannot be fetched, the page may reload to send the address (reload-carrying.ts):
- * then the insert never settles, and no 'Error' shows before the page goes.
+ * If supabase-js cannot be fetched, `resendByReload` may reload the page to send the address
+ * (it resolves to true then): the insert never settles, and no 'Error' shows before the page goes.
  */
-export async function insertEmail(email: string): Promise<Exclude<JoinOutcome, 'failed'>> {
+export async function insertEmail(
+  email: string,
+  resendByReload: (email: string) => Promise<boolean> = () => Promise.resolve(false),
+): Promise<Exclude<JoinOutcome, 'failed'>> {
   const { supabase } = await loadSupabase().catch(async (error: unknown) => {
     if (await resendByReload(email)) return new Promise<never>(() => {});
     throw error;

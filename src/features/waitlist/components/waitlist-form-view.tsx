@@ -7,7 +7,7 @@ type Props = {
   email: string;
   onEmailChange?: (email: string) => void;
   onSubmit?: (event: FormEvent<HTMLFormElement>) => void;
-  /** Sending: input and button disabled, the spinner shown (docs/product.md §4). */
+  /** Sending: input and button disabled, the spinner and the sending label shown (docs/product.md §4). */
   submitting?: boolean;
   invalid?: boolean;
   inputRef?: Ref<HTMLInputElement>;
@@ -17,7 +17,9 @@ type Props = {
  * The waitlist form as the visitor sees it (docs/product.md §2); the behaviour is waitlist-form.tsx's.
  * `method="dialog"` outside a dialog makes a native submission a no-op: without JavaScript
  * the button does nothing, and the address never reaches a URL, a request or a host's log.
- * early-submit.ts's showSending() draws the submitting state on this markup: change both together.
+ * Every state is drawn from the form's `aria-busy` and the fieldset's `disabled` alone: the
+ * markup holds both labels and CSS shows one, so the first script (early-submit.ts) can show
+ * the submitting state by setting those two attributes.
  */
 export function WaitlistFormView({
   email,
@@ -57,7 +59,8 @@ export function WaitlistFormView({
         />
         <button className={styles.button} type="submit">
           <span className={styles.spinner} aria-hidden="true" />
-          {submitting ? buttonLabels.sending : buttonLabels.idle}
+          <span className={styles.idleLabel}>{buttonLabels.idle}</span>
+          <span className={styles.sendingLabel}>{buttonLabels.sending}</span>
         </button>
       </fieldset>
       <p id="waitlist-note" className={styles.note}>

@@ -31,7 +31,7 @@ describe('the waitlist form', () => {
     expect(field()).toHaveAttribute('type', 'email');
     expect(field()).toHaveAttribute('autocomplete', 'email');
     expect(field()).toBeEnabled();
-    expect(button()).toHaveTextContent(buttonLabels.idle);
+    expect(button()).toHaveAccessibleName(buttonLabels.idle);
     expect(button()).toBeEnabled();
     expect(screen.getByText('Early access • Priority notifications • Exclusive updates')).toBeInTheDocument();
   });
@@ -44,12 +44,12 @@ describe('the waitlist form', () => {
       }),
     );
     await submit('ada@example.com');
-    expect(button()).toHaveTextContent(buttonLabels.sending);
+    expect(button()).toHaveAccessibleName(buttonLabels.sending);
     expect(button()).toBeDisabled();
     expect(field()).toBeDisabled();
     await findToast(messages.added);
     expect(field()).toHaveValue('');
-    expect(button()).toHaveTextContent(buttonLabels.idle);
+    expect(button()).toHaveAccessibleName(buttonLabels.idle);
     expect(field()).toBeEnabled();
   });
 

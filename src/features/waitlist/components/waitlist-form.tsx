@@ -3,8 +3,8 @@ import { connectEarlySubmit, holdingSending } from '../early-submit/early-submit
 import { checkEmail } from '../email';
 import { WaitlistFormView } from './waitlist-form-view';
 import { messages } from '../texts/messages';
-import { showToast } from './show-toast';
-import { useJoinWaitlist } from '../api/use-join-waitlist';
+import { showToast } from '../show-toast';
+import { useJoinWaitlist } from './use-join-waitlist';
 
 /** docs/product.md §4: idle ⇄ submitting; the field is cleared only when the address was added. */
 export function WaitlistForm() {

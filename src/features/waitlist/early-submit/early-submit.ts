@@ -1,5 +1,4 @@
 import { checkEmail } from '../email';
-import { buttonLabels } from '../texts/button-labels';
 import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from '../dom-ids';
 import { noteSubmit, reloadCarrying, takeCarried } from './reload-carrying';
 
@@ -12,7 +11,7 @@ import { noteSubmit, reloadCarrying, takeCarried } from './reload-carrying';
  *
  * The first script is inlined into the page, a bundle of its own, and the island has its own
  * copy of this module: the first script hands its half to the island in the call that starts
- * it (form-code.ts → hydrateWaitlist), never through anything another script could reach.
+ * it (src/islands/load-form-code.ts → hydrateWaitlist), never through anything another script could reach.
  */
 
 /**
@@ -49,14 +48,14 @@ function hold(form: HTMLFormElement, address: string) {
 }
 
 /**
- * The sending state of docs/product.md §4, drawn before the form's code runs. It must be exactly the DOM
- * that WaitlistFormView renders while submitting, so that the form's code hydrates over it
- * (early-submit.test.tsx compares the two).
+ * The sending state of docs/product.md §4, shown before the form's code runs: the form's
+ * `aria-busy` and the fieldset's `disabled`, the two attributes the form's view draws its states
+ * from. The result is exactly the DOM the view renders while submitting, so that the form's code
+ * hydrates over it (waitlist-form-view.test.tsx compares the two).
  */
 export function showSending(form: HTMLFormElement, sending = true) {
   form.setAttribute('aria-busy', String(sending));
   form.querySelector('fieldset')!.disabled = sending;
-  (form.querySelector('button')!.lastChild as Text).data = sending ? buttonLabels.sending : buttonLabels.idle;
 }
 
 /**
@@ -100,7 +99,7 @@ function releaseHeldSubmit() {
   document.getElementById(LOAD_FAILURE_ID)?.removeAttribute('hidden');
 }
 
-/** The first script's half, handed to the island by form-code.ts. */
+/** The first script's half, handed to the island by load-form-code.ts. */
 export const handover: EarlySubmitHandover = {
   holdingSending: () => held !== undefined && checkEmail(held).ok,
   connect(carryOut) {

@@ -1,7 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { insertEmail } from './insert-email';
+import { insertEmail } from '../api/insert-email';
+import { resendByReload } from '../early-submit/early-submit';
 import { messages } from '../texts/messages';
-import { showToast } from '../components/show-toast';
+import { showToast } from '../show-toast';
 
 /**
  * The one mutation of the site: insert, then tell the visitor how it went (docs/product.md §8).
@@ -12,7 +13,7 @@ import { showToast } from '../components/show-toast';
 export function useJoinWaitlist({ onAdded, onAnswered }: { onAdded: () => void; onAnswered: () => void }) {
   return useMutation({
     mutationKey: ['waitlist', 'join'],
-    mutationFn: insertEmail,
+    mutationFn: (email: string) => insertEmail(email, resendByReload),
     onSuccess: (outcome) => {
       showToast(outcome === 'added' ? messages.added : messages.alreadyRegistered);
       if (outcome === 'added') onAdded();

@@ -1,5 +1,5 @@
 import { toast } from 'sonner';
-import type { ToastKind, ToastMessage } from '../texts/messages';
+import type { ToastKind, ToastMessage } from './texts/messages';
 
 /** Each kind as a sonner type: the Toaster (page-toaster.tsx) gives each type its look and marker. */
 const show: Record<ToastKind, typeof toast.error> = {

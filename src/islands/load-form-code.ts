@@ -1,6 +1,6 @@
-import { handover, retryHeldSubmit } from './early-submit';
-import { loadSupabase } from '../api/insert-email';
-import { noteFailedFetch } from './reload-carrying';
+import { handover, retryHeldSubmit } from '../features/waitlist/early-submit/early-submit';
+import { noteFailedFetch } from '../features/waitlist/early-submit/reload-carrying';
+import { loadSupabase } from '../lib/load-supabase';
 
 let attempt: Promise<void> | undefined;
 
@@ -14,7 +14,7 @@ let attempt: Promise<void> | undefined;
  */
 export function loadFormCode(): void {
   loadSupabase().catch(noteFailedFetch);
-  attempt ??= import('../../../islands/waitlist').then(
+  attempt ??= import('./waitlist').then(
     (island) => island.hydrateWaitlist(handover),
     (error: unknown) => {
       attempt = undefined;
