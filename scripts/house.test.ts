@@ -1,5 +1,9 @@
 // @vitest-environment node
-/** The README stays a five-minute read; the words it leaves to the docs are defined there. */
+/**
+ * The house stays easy to read: a five-minute README, the words it leaves to the docs defined
+ * there, and the tooling no heavier than the product.
+ */
+import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 
@@ -24,4 +28,13 @@ it("the house's own words are defined in docs/architecture.md's glossary", () =>
   ]) {
     expect(glossary).toMatch(new RegExp(`^- \\*\\*${term}[^*]*\\*\\*: `, 'm'));
   }
+});
+
+it('scripts/ holds no more lines than src/ (tests excluded from both)', () => {
+  const lines = (folder: string) =>
+    execFileSync('git', ['ls-files', folder], { encoding: 'utf8' })
+      .split('\n')
+      .filter((file) => file && !/\.test\.tsx?$/.test(file))
+      .reduce((sum, file) => sum + readFileSync(file, 'utf8').split('\n').length - 1, 0);
+  expect(lines('scripts')).toBeLessThanOrEqual(lines('src'));
 });
