@@ -112,14 +112,22 @@ comment on function private.network_duplicates(bytea, bytea, text, text, timesta
   'A network''s duplicates in a window: its own entry, else its /48''s shared entry (a /64), else the shared '
   'overflow counter; with record, one more first.';
 
--- Signups counted for a network (or the 'all' shards) in one window, read without writing.
-create function private.counted_signups(networks bytea[], slot_start timestamptz, slot_end timestamptz)
-  returns bigint
-  language sql stable
+-- Signups counted for a network (or the 'all' shards) in the 10-minute slot and the day, read
+-- without writing. PL/pgSQL, not SQL: it keeps its plan (a SQL function with SET plans every call).
+create function private.counted_signups(networks bytea[], slot_start timestamptz, day_start timestamptz,
+                                        out in_slot bigint, out in_day bigint)
+  language plpgsql stable
   set search_path = ''
   as $$
-  select coalesce(sum(c.signups), 0) from private.signup_counts c
-  where c.network = any (networks) and c.slot_start = counted_signups.slot_start and c.slot_end = counted_signups.slot_end
+begin
+  select coalesce(sum(c.signups) filter (where c.slot_start = counted_signups.slot_start), 0),
+         coalesce(sum(c.signups) filter (where c.slot_start = counted_signups.day_start), 0)
+  into in_slot, in_day
+  from private.signup_counts c
+  where c.network = any (networks)
+    and (c.slot_start, c.slot_end) in ((counted_signups.slot_start, counted_signups.slot_start + interval '10 minutes'),
+                                       (counted_signups.day_start, counted_signups.day_start + interval '24 hours'));
+end;
 $$;
 
 create or replace function private.limit_signups() returns trigger
@@ -146,6 +154,7 @@ declare
   fallbacks bytea[] := '{}';
   tables text[] := '{}';
   fallback bytea;
+  counted record;
   too_many constant text := 'Too many signups from this network. Try again in a few minutes.';
 begin
   -- Prefer: tx=rollback would let a request learn its answer and leave no count (hosted
@@ -172,10 +181,11 @@ begin
     fallbacks := fallbacks || fallback;
     tables := tables || case when client.scope = 'ipv6/64' then 'lines' else 'networks' end;
     -- Over the limit when this request would be one too many.
-    if private.counted_signups(array[key], slot_start, slot_end)
+    select * into counted from private.counted_signups(array[key], slot_start, day_start);
+    if counted.in_slot
          + private.network_duplicates(key, fallback, tables[cardinality(tables)], 'slot', slot_start, interval '10 minutes', false)
          >= quota.per_10_minutes
-       or private.counted_signups(array[key], day_start, day_end)
+       or counted.in_day
          + private.network_duplicates(key, fallback, tables[cardinality(tables)], 'day', day_start, interval '24 hours', false)
          >= quota.per_day then
       perform private.refuse_request(429, 'Too Many Requests', 'PT429', too_many);
@@ -185,9 +195,11 @@ begin
   -- connection) without a lock: concurrent requests may pass it by at most the number in flight.
   shards := array(select sha256(secret || convert_to('all/' || shard, 'UTF8')) from generate_series(0, 15) shard);
   select * into quota from private.signup_limits l where l.scope = 'all';
-  if found and (private.counted_signups(shards, slot_start, slot_end) >= quota.per_10_minutes
-                or private.counted_signups(shards, day_start, day_end) >= quota.per_day) then
-    perform private.refuse_request(429, 'Too Many Requests', 'PT429', too_many);
+  if found then
+    select * into counted from private.counted_signups(shards, slot_start, day_start);
+    if counted.in_slot >= quota.per_10_minutes or counted.in_day >= quota.per_day then
+      perform private.refuse_request(429, 'Too Many Requests', 'PT429', too_many);
+    end if;
   end if;
 
   -- 2. The address itself (23502, 23514 with the table's own constraint names), before anything
@@ -221,6 +233,10 @@ comment on function private.limit_signups() is
   'Refuses a signup of the public roles from a foreign Origin (HTTP 403), or once one of its networks or all '
   'together are over private.signup_limits (HTTP 429), before its address is checked; writes its counts only '
   'once the address passed.';
+
+update private.signup_limits
+set applies_to = 'every signup of the public roles, together (duplicates count per network only): the storage the free plan can hold'
+where scope = 'all';
 
 -- The duplicates' old bookkeeping: 'all' no longer counts them.
 drop function private.count_all_duplicates(text, timestamptz, interval, boolean);
