@@ -107,13 +107,17 @@ export function judgeRead(answer: Answer, { api }: Settings): Finding {
   const { code, message } = errorBody(answer.body);
   const said = [status, code, message && JSON.stringify(message)].filter(Boolean).join(' ');
   if (status === 401 && code === '42501') {
-    return ok(READ, `A select on the list with the public key is refused (${said}): the public key reads nothing of it.`);
+    return ok(
+      READ,
+      `A select on the list with the public key is refused (${said}): the public key reads nothing of it.`,
+    );
   }
   if (status >= 200 && status < 300) {
     let rows = '';
     try {
       const body: unknown = JSON.parse(answer.body);
-      if (Array.isArray(body)) rows = body.length ? `, ${body.length} row shown` : ', [] (no row yet visible, but the select was allowed)';
+      if (Array.isArray(body))
+        rows = body.length ? `, ${body.length} row shown` : ', [] (no row yet visible, but the select was allowed)';
     } catch {
       // not JSON: the status says enough
     }

@@ -149,18 +149,20 @@ async function policyFindings(db: pg.Client): Promise<Finding[]> {
     [...p.roles].sort().join() === ALLOWED_POLICY.roles.join() &&
     p.qual === null &&
     p.with_check === ALLOWED_POLICY.withCheck;
-  const findings = rows.filter((p) => !allowed(p)).map((p) =>
-    problem(
-      CHECK,
-      `Policy ${p.name} on ${p.object}: for ${p.cmd.toLowerCase()} to ${p.roles.join(', ')}` +
-        `${p.qual ? ` using ${p.qual}` : ''}${p.with_check ? ` with check ${p.with_check}` : ''}. ` +
-        `The list's one policy is ${ALLOWED_POLICY.name} (for insert to anon, authenticated with check ${ALLOWED_POLICY.withCheck}); ` +
-        'any other opens rows to whoever a grant lets in.',
-      p.object === ALLOWED_POLICY.object && p.name === ALLOWED_POLICY.name
-        ? `drop policy ${p.name} on ${p.object}; then recreate it as supabase/migrations/*_waiting_list.sql creates it.`
-        : `drop policy "${p.name}" on ${p.object};`,
-    ),
-  );
+  const findings = rows
+    .filter((p) => !allowed(p))
+    .map((p) =>
+      problem(
+        CHECK,
+        `Policy ${p.name} on ${p.object}: for ${p.cmd.toLowerCase()} to ${p.roles.join(', ')}` +
+          `${p.qual ? ` using ${p.qual}` : ''}${p.with_check ? ` with check ${p.with_check}` : ''}. ` +
+          `The list's one policy is ${ALLOWED_POLICY.name} (for insert to anon, authenticated with check ${ALLOWED_POLICY.withCheck}); ` +
+          'any other opens rows to whoever a grant lets in.',
+        p.object === ALLOWED_POLICY.object && p.name === ALLOWED_POLICY.name
+          ? `drop policy ${p.name} on ${p.object}; then recreate it as supabase/migrations/*_waiting_list.sql creates it.`
+          : `drop policy "${p.name}" on ${p.object};`,
+      ),
+    );
   if (!rows.some(allowed)) {
     findings.push(
       problem(

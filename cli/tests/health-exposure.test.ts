@@ -58,7 +58,10 @@ describe('waitlist health: the public key reads nothing', () => {
   });
 
   it('with a policy that lets it through too, the rows themselves: the data API shows one (exit 1)', async () => {
-    await byHand('grant select on table public.waiting_list to anon', 'revoke select on table public.waiting_list from anon');
+    await byHand(
+      'grant select on table public.waiting_list to anon',
+      'revoke select on table public.waiting_list from anon',
+    );
     await byHand(
       `create policy leak on public.waiting_list for select to anon using (true)`,
       `drop policy leak on public.waiting_list`,
@@ -93,7 +96,7 @@ describe('waitlist health: the public key reads nothing', () => {
       }),
       expect.objectContaining({
         check: 'advisor',
-        says: expect.stringContaining('public.signups_per_day runs with its owner\'s rights in an exposed schema'),
+        says: expect.stringContaining("public.signups_per_day runs with its owner's rights in an exposed schema"),
       }),
     ]);
   });
@@ -138,12 +141,16 @@ describe('waitlist health: the public key reads nothing', () => {
     });
 
     // The same role still finds a leak.
-    await byHand('grant select on table public.waiting_list to anon', 'revoke select on table public.waiting_list from anon');
+    await byHand(
+      'grant select on table public.waiting_list to anon',
+      'revoke select on table public.waiting_list from anon',
+    );
     const leak = await health(stand, ['--json'], asRole);
     expect(leak.code).toBe(1);
-    expect(findingsOf(leak).filter((f) => f.outcome === 'problem').map((f) => f.check)).toEqual([
-      'public read',
-      'exposure',
-    ]);
+    expect(
+      findingsOf(leak)
+        .filter((f) => f.outcome === 'problem')
+        .map((f) => f.check),
+    ).toEqual(['public read', 'exposure']);
   });
 });

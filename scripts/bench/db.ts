@@ -13,7 +13,12 @@ import { performance } from 'node:perf_hooks';
 import { DatabaseError, type Client } from 'pg';
 import { insertEmail, refusal } from '../../supabase/harness/api-request';
 import { startCluster, SUPERUSER, type Cluster } from '../../supabase/harness/cluster';
-import { connect, createEmptyDatabase, createSupabaseDatabase, type ConnectionInfo } from '../../supabase/harness/database';
+import {
+  connect,
+  createEmptyDatabase,
+  createSupabaseDatabase,
+  type ConnectionInfo,
+} from '../../supabase/harness/database';
 import { createWaitlistDatabase, migrate } from '../../supabase/harness/migrations';
 import { sealList } from '../../supabase/harness/sealed';
 
@@ -78,7 +83,10 @@ function launchDay(round = 0): Signup[] {
   for (let n = 0; n < 10; n += 1) add(`192.${round}.2.${n + 1}`, 150);
   for (let site = 0; site < 30; site += 1) {
     for (let line = 0; line < 10; line += 1)
-      add(`2001:db8:${(round * 256 + site).toString(16)}:${line.toString(16)}::${(site * 10 + line + 1).toString(16)}`, 10);
+      add(
+        `2001:db8:${(round * 256 + site).toString(16)}:${line.toString(16)}::${(site * 10 + line + 1).toString(16)}`,
+        10,
+      );
   }
   add(floodNetwork(round), FLOOD_ATTEMPTS, true);
   for (let i = signups.length - 1; i > 0; i -= 1) {
@@ -224,8 +232,11 @@ async function compareLaunchDays(cluster: Cluster, before: string, rounds: numbe
       .sort((a, b) => a - b);
     return rates[Math.floor(rates.length / 2)];
   };
-  console.log(`Median accepted / s: before ${median('before')}, after ${median('after')} (${(median('after') / median('before')).toFixed(2)} ×).`);
-  if (process.exitCode) console.error('\nWRONG: a real signup was refused or lost, or a flood was not held to its cap.');
+  console.log(
+    `Median accepted / s: before ${median('before')}, after ${median('after')} (${(median('after') / median('before')).toFixed(2)} ×).`,
+  );
+  if (process.exitCode)
+    console.error('\nWRONG: a real signup was refused or lost, or a flood was not held to its cap.');
 }
 
 async function main() {

@@ -72,7 +72,8 @@ async function refusedShare(client: Client, count: number): Promise<number> {
     return {
       email: fresh(),
       context: {
-        clientIp: i % 2 ? `100.64.${visitors >> 8}.${visitors & 255}` : `2001:db8:${(0xc000 + visitors).toString(16)}::1`,
+        clientIp:
+          i % 2 ? `100.64.${visitors >> 8}.${visitors & 255}` : `2001:db8:${(0xc000 + visitors).toString(16)}::1`,
       },
     };
   });
@@ -129,7 +130,9 @@ function* slotSignups(per: 'ipv4' | 'ipv6/48') {
         ? range(200).map(() => ({ email: fresh(), context: { clientIp: `10.${1 + (n >> 8)}.${n & 255}.1` } }))
         : range(3200).map((i) => ({
             email: fresh(),
-            context: { clientIp: `2001:db8:${(0x1000 + n).toString(16)}:${(i >> 8).toString(16)}::${(i & 255).toString(16)}` },
+            context: {
+              clientIp: `2001:db8:${(0x1000 + n).toString(16)}:${(i >> 8).toString(16)}::${(i & 255).toString(16)}`,
+            },
           }));
     yield { batch, networks: 1 };
   }
@@ -161,13 +164,23 @@ async function main() {
     if (run('slot')) {
       await newDay();
       results.push(
-        await attack('signups fill all per 10 minutes, from IPv4 addresses', clients, slotSignups('ipv4'), (n) => `${n} IPv4`,
-          'until the slot ends (at most 10 min); again each slot'),
+        await attack(
+          'signups fill all per 10 minutes, from IPv4 addresses',
+          clients,
+          slotSignups('ipv4'),
+          (n) => `${n} IPv4`,
+          'until the slot ends (at most 10 min); again each slot',
+        ),
       );
       await newDay();
       results.push(
-        await attack('signups fill all per 10 minutes, from IPv6 /48s', clients, slotSignups('ipv6/48'), (n) => `${n} /48`,
-          'until the slot ends (at most 10 min); again each slot'),
+        await attack(
+          'signups fill all per 10 minutes, from IPv6 /48s',
+          clients,
+          slotSignups('ipv6/48'),
+          (n) => `${n} /48`,
+          'until the slot ends (at most 10 min); again each slot',
+        ),
       );
     }
 
@@ -184,15 +197,25 @@ async function main() {
             batch: range(perSlot).flatMap((n) =>
               range(3200).map((i) => ({
                 email: fresh(),
-                context: { clientIp: `2001:db8:${(0x2000 + n).toString(16)}:${(i >> 8).toString(16)}::${(i & 255).toString(16)}` },
+                context: {
+                  clientIp: `2001:db8:${(0x2000 + n).toString(16)}:${(i >> 8).toString(16)}::${(i & 255).toString(16)}`,
+                },
               })),
             ),
           };
         }
       }
-      const result = await attack('signups fill all per day, from IPv6 /48s', clients, daySignups(), (n) => `${n} /48`,
-        'until 00:00 UTC');
-      const { rows } = await owner.query(`select extract(epoch from private.signup_clock() - $1::timestamptz) / 60 as minutes`, [start]);
+      const result = await attack(
+        'signups fill all per day, from IPv6 /48s',
+        clients,
+        daySignups(),
+        (n) => `${n} /48`,
+        'until 00:00 UTC',
+      );
+      const { rows } = await owner.query(
+        `select extract(epoch from private.signup_clock() - $1::timestamptz) / 60 as minutes`,
+        [start],
+      );
       result.note = `${Math.round(Number(rows[0].minutes)) + 10} min of slots at the least (each /48 3,200 per 10 min), then until 00:00 UTC`;
       results.push(result);
     }
@@ -204,15 +227,26 @@ async function main() {
       function* dupes() {
         yield {
           networks: 0,
-          batch: range(300).map((i) => ({ email: LISTED, context: { clientIp: `2001:db8:ffff:${i.toString(16)}::1` } })),
+          batch: range(300).map((i) => ({
+            email: LISTED,
+            context: { clientIp: `2001:db8:ffff:${i.toString(16)}::1` },
+          })),
         };
         for (let n = 0; n < 70; n += 1) {
-          yield { networks: n === 0 ? 2 : 0, batch: range(500).map(() => ({ email: LISTED, context: { clientIp: '198.51.100.66' } })) };
+          yield {
+            networks: n === 0 ? 2 : 0,
+            batch: range(500).map(() => ({ email: LISTED, context: { clientIp: '198.51.100.66' } })),
+          };
         }
       }
       results.push(
-        await attack('duplicates: a /48 fills the table, one IPv4 address spends all', clients, dupes(), () => '1 /48 + 1 IPv4',
-          'until the slot ends; again each slot'),
+        await attack(
+          'duplicates: a /48 fills the table, one IPv4 address spends all',
+          clients,
+          dupes(),
+          () => '1 /48 + 1 IPv4',
+          'until the slot ends; again each slot',
+        ),
       );
     }
 
@@ -227,20 +261,31 @@ async function main() {
         for (let n = 0; n < 100 && !progress.halfRefused; n += 1) {
           yield {
             networks: 10,
-            batch: range(10).map((i) => ({ email: LISTED, context: { clientIp: `10.200.${(n * 10 + i) >> 8}.${(n * 10 + i) & 255}` } })),
+            batch: range(10).map((i) => ({
+              email: LISTED,
+              context: { clientIp: `10.200.${(n * 10 + i) >> 8}.${(n * 10 + i) & 255}` },
+            })),
           };
         }
         for (let line = 0; line < 17; line += 1) {
           yield {
             networks: line === 0 ? 1 : 0,
-            batch: range(200).map(() => ({ email: LISTED, context: { clientIp: `2001:db8:eeee:${line.toString(16)}::1` } })),
+            batch: range(200).map(() => ({
+              email: LISTED,
+              context: { clientIp: `2001:db8:eeee:${line.toString(16)}::1` },
+            })),
           };
         }
       }
       results.push(
-        await attack('duplicates: fill the networks table, spend the shared counter', clients, fill(), (n) => `${n} networks (IPv4 addresses, then one /48)`,
+        await attack(
+          'duplicates: fill the networks table, spend the shared counter',
+          clients,
+          fill(),
+          (n) => `${n} networks (IPv4 addresses, then one /48)`,
           'new networks only, until the slot ends; networks with an entry of their own keep signing up',
-          20),
+          20,
+        ),
       );
     }
 

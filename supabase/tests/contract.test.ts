@@ -163,7 +163,9 @@ describe('headers the database cannot read (an escaped NUL in request.headers)',
 
 describe('a read of the list with the public key', () => {
   it('is refused with 401 42501, by the real stack and by the mock', async () => {
-    const actual = await realAnswer(apiRequest(db.api, 'select * from public.waiting_list limit 1', [], { keep: false }));
+    const actual = await realAnswer(
+      apiRequest(db.api, 'select * from public.waiting_list limit 1', [], { keep: false }),
+    );
     expect(actual).toEqual(answers.readDenied);
     const response = await fetch(`${MOCK_URL}?select=*&limit=1`, { headers: { apikey: 'mock-publishable-key' } });
     expect({ status: response.status, body: await response.json() }).toEqual(actual);

@@ -48,8 +48,12 @@ async function duplicates(count: number, context: (i: number) => RequestContext)
  * make them hold, without sending the requests.
  */
 async function fillCounterTables(tables: 'every table' | 'the /64 table' = 'every table') {
-  const names = tables === 'every table' ? '^signup_duplicates_(networks_)?(slot|day)_[0-9]+$' : '^signup_duplicates_(slot|day)_[0-9]+$';
-  await db.owner.query(`
+  const names =
+    tables === 'every table'
+      ? '^signup_duplicates_(networks_)?(slot|day)_[0-9]+$'
+      : '^signup_duplicates_(slot|day)_[0-9]+$';
+  await db.owner.query(
+    `
     do $$
     declare
       s record;
@@ -69,7 +73,8 @@ async function fillCounterTables(tables: 'every table' | 'the /64 table' = 'ever
         end if;
       end loop;
     end;
-    $$`.replace('NAMES', names));
+    $$`.replace('NAMES', names),
+  );
 }
 
 afterEach(async () => {
@@ -179,14 +184,19 @@ describe('the order of a request', () => {
     const CONNECTIONS = 4;
     const PER_BLOCK = 250; // per connection: 1,000 requests a block
     const ROUNDS = 10; // 10,000 malformed requests and 10,000 refused ones
-    const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(inject('database'), 'authenticator')));
-    const wal = async () => BigInt((await superuser.query(`select pg_current_wal_lsn() - '0/0' as bytes`)).rows[0].bytes);
+    const clients = await Promise.all(
+      Array.from({ length: CONNECTIONS }, () => connect(inject('database'), 'authenticator')),
+    );
+    const wal = async () =>
+      BigInt((await superuser.query(`select pg_current_wal_lsn() - '0/0' as bytes`)).rows[0].bytes);
     const block = async (origin: string, address: string) => {
       const before = await wal();
       await Promise.all(
         clients.map(async (client) => {
           for (let i = 0; i < PER_BLOCK; i += 1) {
-            const error = await refusal(insertEmail(client, address, { clientIp: '203.0.113.230', headers: { origin } }));
+            const error = await refusal(
+              insertEmail(client, address, { clientIp: '203.0.113.230', headers: { origin } }),
+            );
             expect(error.code).toBe(origin.includes('evil') ? 'PGRST' : '23514');
           }
         }),
