@@ -83,4 +83,6 @@ async function insert(request: Request) {
 export const handlers: HttpHandler[] = [
   http.options(WAITING_LIST, () => new HttpResponse(null, { status: 204, headers: corsHeaders })),
   http.post(WAITING_LIST, ({ request }) => insert(request)),
+  // The public key reads nothing of the list (what `waitlist health` checks on the real one).
+  http.get(WAITING_LIST, () => respond(answers.readDenied)),
 ];

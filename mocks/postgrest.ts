@@ -43,6 +43,8 @@ export const answers = {
     'null value in column "email" of relation "waiting_list" violates not-null constraint',
   ),
   deniedByPolicy: error(401, '42501', 'new row violates row-level security policy for table "waiting_list"'),
+  // A read of the list (GET /rest/v1/waiting_list) with the public key: it holds no SELECT.
+  readDenied: error(401, '42501', 'permission denied for table waiting_list'),
   // Raised by the abuse guard (supabase/migrations/*_signup_guard.sql) as PostgREST's RAISE 'PGRST'.
   overSignupLimit: error(429, 'PT429', 'Too many signups from this network. Try again in a few minutes.'),
   // The guard's answer to a browser request from another website's page (private.allowed_origins).

@@ -1,11 +1,12 @@
 /**
  * The data API, called as the page calls it, with a signup that must fail: an address without "@".
- * The guard's triggers (origin, then limits) run before the address CHECK, and the CHECK's error
- * rolls the whole request back, counters included: a 400 23514 proves the request went through
- * the key, the guard and the database, and added no row and spent no quota (docs/operations.md).
+ * The guard compares the origin, then every limit, before the address check, and writes its
+ * counters only after it: a 400 23514 proves the request went through the key, the guard and the
+ * database, and added no row and spent no quota (docs/operations.md). And a read of the list with
+ * the same public key, which must be refused.
  */
 import { randomUUID } from 'node:crypto';
-import { ok, problem, type Finding } from './finding.ts';
+import { ok, problem, skipped, type Finding } from './finding.ts';
 import { allowOrigin, APPLY_MIGRATIONS, RESTORE_PROJECT } from './fixes.ts';
 import { errorBody, request, type Answer } from './http.ts';
 import type { Settings } from './settings.ts';
@@ -94,7 +95,60 @@ export function judgeAnswer(answer: Answer, { site, api }: Settings): Finding {
   );
 }
 
-export async function checkDataApi(settings: Settings, seconds: number): Promise<Finding[]> {
+const READ = 'public read';
+
+/**
+ * What the data API's answer to a read of the list with the public key says: only 401 42501
+ * (no privilege) proves the public key reads nothing; any 2xx, even [], means a grant lets it in.
+ */
+export function judgeRead(answer: Answer, { api }: Settings): Finding {
+  if ('failure' in answer) return skipped(READ, `Not checked: ${api} ${answer.failure} (see data API).`);
+  const { status } = answer;
+  const { code, message } = errorBody(answer.body);
+  const said = [status, code, message && JSON.stringify(message)].filter(Boolean).join(' ');
+  if (status === 401 && code === '42501') {
+    return ok(
+      READ,
+      `A select on the list with the public key is refused (${said}): the public key reads nothing of it.`,
+    );
+  }
+  if (status >= 200 && status < 300) {
+    let rows = '';
+    try {
+      const body: unknown = JSON.parse(answer.body);
+      if (Array.isArray(body))
+        rows = body.length ? `, ${body.length} row shown` : ', [] (no row yet visible, but the select was allowed)';
+    } catch {
+      // not JSON: the status says enough
+    }
+    return problem(
+      READ,
+      `A select on the list with the public key answered ${status}${rows}: a grant or policy lets anyone with the key ` +
+        'read the list, where it must answer 401 42501.',
+      'Run this check with DATABASE_URL set: it names the grant or policy and the statement that removes it. At once: ' +
+        'revoke select on table public.waiting_list from anon, authenticated; and drop every policy on it but waiting_list_fresh_signup.',
+    );
+  }
+  if (status === 401 && !code) return skipped(READ, `Not checked: the data API refused the key (see key).`);
+  if (status >= 500) return skipped(READ, `Not checked: the data API answered ${said} (see data API).`);
+  return problem(
+    READ,
+    `A select on the list with the public key answered ${said}, where a list the public key cannot read answers 401 42501.`,
+    `Run this check with DATABASE_URL set; apply the migrations if it says so (${APPLY_MIGRATIONS}).`,
+  );
+}
+
+/** GET /rest/v1/waiting_list as anyone holding the public key could send it. */
+async function checkPublicRead(settings: Settings, seconds: number): Promise<Finding> {
+  const answer = await request(
+    `${settings.api}/rest/v1/waiting_list?select=*&limit=1`,
+    { headers: { apikey: settings.key, authorization: `Bearer ${settings.key}`, accept: 'application/json' } },
+    seconds,
+  );
+  return judgeRead(answer, settings);
+}
+
+async function checkProbe(settings: Settings, seconds: number): Promise<Finding> {
   const answer = await request(
     `${settings.api}/rest/v1/waiting_list`,
     {
@@ -111,5 +165,9 @@ export async function checkDataApi(settings: Settings, seconds: number): Promise
     },
     seconds,
   );
-  return [judgeAnswer(answer, settings)];
+  return judgeAnswer(answer, settings);
+}
+
+export async function checkDataApi(settings: Settings, seconds: number): Promise<Finding[]> {
+  return Promise.all([checkProbe(settings, seconds), checkPublicRead(settings, seconds)]);
 }

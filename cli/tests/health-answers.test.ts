@@ -1,6 +1,6 @@
 /** How `waitlist health` reads the data API's answers the stand-ins do not give (health.test.ts has the others). */
 import { describe, expect, it } from 'vitest';
-import { judgeAnswer } from '../health/data-api';
+import { judgeAnswer, judgeRead } from '../health/data-api';
 
 const settings = { site: 'https://coming-soon.example', api: 'https://ref.supabase.co', key: 'sb_publishable_x' };
 const answer = (status: number, body: object | string = '') => ({
@@ -33,5 +33,30 @@ describe('the data API answer to the probe', () => {
     expect(finding).toMatchObject({ check, outcome: 'problem' });
     expect(finding.says).toContain(says);
     expect(finding.fix).toBeTruthy();
+  });
+});
+
+describe('the data API answer to a read of the list with the public key', () => {
+  it('401 42501 proves the public key reads nothing', () => {
+    expect(
+      judgeRead(answer(401, { code: '42501', message: 'permission denied for table waiting_list' }), settings),
+    ).toMatchObject({ check: 'public read', outcome: 'ok' });
+  });
+
+  it.each([
+    [200, '[]', 'answered 200, [] (no row yet visible, but the select was allowed)'],
+    [200, '[{"id":1}]', 'answered 200, 1 row shown'],
+    [206, '', 'answered 206'],
+    [404, { code: 'PGRST205', message: 'Could not find the table' }, 'answered 404 PGRST205'],
+  ])('%i %j is a problem: "%s"', (status, body, says) => {
+    const finding = judgeRead(answer(status, body), settings);
+    expect(finding).toMatchObject({ check: 'public read', outcome: 'problem' });
+    expect(finding.says).toContain(says);
+    expect(finding.fix).toBeTruthy();
+  });
+
+  it('leaves a refused key or a project that is down to the other findings', () => {
+    expect(judgeRead(answer(401, { message: 'Invalid API key' }), settings).outcome).toBe('skipped');
+    expect(judgeRead(answer(503, ''), settings).outcome).toBe('skipped');
   });
 });

@@ -39,7 +39,7 @@ describe('waitlist health, the public half', () => {
     const checks = findingsOf(await health(stand, ['--json']));
     expect(checks.map((f) => [f.check, f.outcome])).toEqual(
       [
-        ...['site', 'CSP', 'data API', 'migrations', 'origins', 'limits', UPKEEP, PURGE],
+        ...['site', 'CSP', 'data API', 'public read', 'migrations', 'origins', 'limits', UPKEEP, PURGE],
         ...[
           'waitlist-seal-ratchet',
           'waitlist-seal-pending',
@@ -48,6 +48,8 @@ describe('waitlist health, the public half', () => {
           'sealing',
           'unsubscribe role',
           'logs',
+          'exposure',
+          'advisor',
         ],
       ].map((c) => [c, 'ok']),
     );
@@ -117,7 +119,10 @@ describe('waitlist health, the public half', () => {
     for (const name of ['VITE_SITE_URL', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_PUBLISHABLE_KEY']) {
       expect(workflow).toContain(`${name}: \${{ vars.${name} }}`);
     }
-    expect(workflow).not.toContain('secrets.');
+    // The database's side when the repository has a DATABASE_URL secret (a role that may read only
+    // the catalog and the guard's settings: docs/operations.md, "A role for the daily check").
+    expect(workflow).toContain('DATABASE_URL: ${{ secrets.DATABASE_URL }}');
+    expect(workflow.match(/secrets\./g)).toHaveLength(1);
     // run-cli.ts starts cli/main.js with node, which is what `npm run waitlist` runs.
     const scripts = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts;
     expect(scripts.waitlist).toBe('node cli/main.js');

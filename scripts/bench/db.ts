@@ -5,15 +5,21 @@
  * one network flooding. The list is sealed first (as after `waitlist keys init`), so every
  * signup is sealed, the 1,000,000 bulk rows included. Its own throwaway PostgreSQL with default durability (fsync on).
  * Prints figures; exits non-zero only if a real signup was refused or lost, or the flood got in
- * more or less than the cap in force.
+ * more or less than the cap in force. `-- --before <migration>`: launch day alone, before and after
+ * that migration alternately in one run (compareLaunchDays).
  */
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DatabaseError, type Client } from 'pg';
 import { insertEmail, refusal } from '../../supabase/harness/api-request';
-import { startCluster, SUPERUSER } from '../../supabase/harness/cluster';
-import { connect, type ConnectionInfo } from '../../supabase/harness/database';
-import { createWaitlistDatabase } from '../../supabase/harness/migrations';
+import { startCluster, SUPERUSER, type Cluster } from '../../supabase/harness/cluster';
+import {
+  connect,
+  createEmptyDatabase,
+  createSupabaseDatabase,
+  type ConnectionInfo,
+} from '../../supabase/harness/database';
+import { createWaitlistDatabase, migrate } from '../../supabase/harness/migrations';
 import { sealList } from '../../supabase/harness/sealed';
 
 const INSERTS = 5_000;
@@ -58,7 +64,7 @@ async function settle(info: ConnectionInfo) {
 type Signup = { email: string; clientIp: string; flood: boolean };
 
 const CONNECTIONS = 32;
-const FLOOD_NETWORK = '198.51.100.66';
+const floodNetwork = (round: number) => `198.51.${100 + round}.66`;
 const FLOOD_ATTEMPTS = 2_000;
 
 /**
@@ -66,18 +72,23 @@ const FLOOD_ATTEMPTS = 2_000;
  * each, and 300 IPv6 /64s (10 in each of 30 /48s) with 10 each: 11,400 real signups, none over
  * a shipped limit. Plus 2,000 attempts from one flooding address. Shuffled together.
  */
-function launchDay(): Signup[] {
+function launchDay(round = 0): Signup[] {
   const signups: Signup[] = [];
   const add = (clientIp: string, count: number, flood = false) => {
-    for (let i = 0; i < count; i += 1) signups.push({ email: `launch-${signups.length}@example.com`, clientIp, flood });
+    for (let i = 0; i < count; i += 1)
+      signups.push({ email: `launch-${round ? `${round}-` : ''}${signups.length}@example.com`, clientIp, flood });
   };
-  for (let n = 0; n < 690; n += 1) add(`203.0.${113 + (n >> 8)}.${n & 255}`, 10);
-  for (let n = 0; n < 10; n += 1) add(`192.0.2.${n + 1}`, 150);
+  // Round 0 is the classic launch day; later rounds (--before) use networks of their own.
+  for (let n = 0; n < 690; n += 1) add(`203.${round}.${113 + (n >> 8)}.${n & 255}`, 10);
+  for (let n = 0; n < 10; n += 1) add(`192.${round}.2.${n + 1}`, 150);
   for (let site = 0; site < 30; site += 1) {
     for (let line = 0; line < 10; line += 1)
-      add(`2001:db8:${site.toString(16)}:${line.toString(16)}::${(site * 10 + line + 1).toString(16)}`, 10);
+      add(
+        `2001:db8:${(round * 256 + site).toString(16)}:${line.toString(16)}::${(site * 10 + line + 1).toString(16)}`,
+        10,
+      );
   }
-  add(FLOOD_NETWORK, FLOOD_ATTEMPTS, true);
+  add(floodNetwork(round), FLOOD_ATTEMPTS, true);
   for (let i = signups.length - 1; i > 0; i -= 1) {
     const j = Math.floor(Math.random() * (i + 1));
     [signups[i], signups[j]] = [signups[j], signups[i]];
@@ -100,8 +111,8 @@ async function awayFromSlotEnd(owner: Client) {
   }
 }
 
-async function launchDayLoad(info: ConnectionInfo, owner: Client) {
-  const signups = launchDay();
+async function launchDayLoad(info: ConnectionInfo, owner: Client, round = 0) {
+  const signups = launchDay(round);
   const real = signups.filter((signup) => !signup.flood);
   await awayFromSlotEnd(owner);
   const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(info, 'authenticator')));
@@ -142,7 +153,7 @@ async function launchDayLoad(info: ConnectionInfo, owner: Client) {
   const { rows: floodSlots } = await owner.query(
     `select slot_start, signups from private.signup_counts
      where network = private.network_key($1 || '/32', slot_start) and slot_end - slot_start = interval '10 minutes'`,
-    [FLOOD_NETWORK],
+    [floodNetwork(round)],
   );
   const cap = Math.min(limits[0].per_10_minutes, limits[0].per_day); // one slot (awayFromSlotEnd)
   latencies.sort((a, b) => a - b);
@@ -166,8 +177,79 @@ async function launchDayLoad(info: ConnectionInfo, owner: Client) {
   };
 }
 
+/**
+ * --before <migration>: launch day only, alternately on two databases of one server, one migrated
+ * up to (not including) that migration, one with every migration: before, after, before, after, …
+ * Each round has networks and addresses of its own; two rounds per database stay within one slot's
+ * 'all' limit (30,000). Both databases are sealed; neither runs pg_cron (it serves one database).
+ */
+async function compareLaunchDays(cluster: Cluster, before: string, rounds: number) {
+  const databases = [] as { label: string; info: ConnectionInfo; owner: Client }[];
+  const shared = await createSupabaseDatabase(cluster); // Supabase's roles, for the whole server
+  for (const [label, range] of [
+    ['before', { before }],
+    ['after', {}],
+  ] as const) {
+    const info = { ...(await createEmptyDatabase(shared, `bench_${label}`)), cron: false };
+    await migrate(info, range);
+    const owner = await connect(info, 'postgres');
+    if (label === 'before') await owner.query(`insert into public.waiting_list (email) values ('taken@example.com')`);
+    await sealList(owner);
+    databases.push({ label, info, owner });
+  }
+  const table: Record<string, string | number>[] = [];
+  for (let round = 1; round <= rounds; round += 1) {
+    for (const { label, info, owner } of databases) {
+      const load = await launchDayLoad(info, owner, round);
+      table.push({
+        round,
+        migrations: label,
+        seconds: load.seconds,
+        'signups accepted / s': load.acceptedPerSecond,
+        'p50 ms': load.p50ms,
+        'p95 ms': load.p95ms,
+        'p99 ms': load.p99ms,
+        'real refused': load.realRefused,
+        'real lost': load.realLost,
+        'flood admitted / cap': `${load.floodAdmitted} / ${load.floodCap}`,
+      });
+      if (load.realRefused || load.realLost || load.floodAdmitted !== load.floodCap || load.floodSlots !== 1) {
+        for (const example of load.refusedExamples) console.log(`  refused: ${example}`);
+        process.exitCode = 1;
+      }
+    }
+  }
+  for (const { owner } of databases) await owner.end();
+  console.log(
+    `\nLaunch day alternately, before ${before} and after (every migration); ${CONNECTIONS} connections, ` +
+      `11,400 real signups from 1,000 networks and ${FLOOD_ATTEMPTS} flood attempts a round; fsync on.`,
+  );
+  console.table(table);
+  const median = (label: string) => {
+    const rates = table
+      .filter((row) => row.migrations === label)
+      .map((row) => Number(row['signups accepted / s']))
+      .sort((a, b) => a - b);
+    return rates[Math.floor(rates.length / 2)];
+  };
+  console.log(
+    `Median accepted / s: before ${median('before')}, after ${median('after')} (${(median('after') / median('before')).toFixed(2)} ×).`,
+  );
+  if (process.exitCode)
+    console.error('\nWRONG: a real signup was refused or lost, or a flood was not held to its cap.');
+}
+
 async function main() {
   const cluster = await startCluster({ durable: true });
+  const beforeAt = process.argv.indexOf('--before');
+  if (beforeAt >= 0) {
+    try {
+      await compareLaunchDays(cluster, process.argv[beforeAt + 1], Number(process.env.BENCH_ROUNDS ?? 2));
+    } finally {
+      await cluster.stop();
+    }
+    return;
+  }
   const stopOnSignal = () => void cluster.stop().finally(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);
   process.once('SIGTERM', stopOnSignal);

@@ -1,5 +1,6 @@
 /**
- * The HTTP face of api-request.ts: POST /rest/v1/waiting_list answered as Supabase's gateway and
+ * The HTTP face of api-request.ts: POST /rest/v1/waiting_list (and a GET of it, the read the
+ * public key must be refused) answered as Supabase's gateway and
  * PostgREST answer it (the key checked, every request header and the client's address in
  * request.headers, role anon, one transaction, an error as PostgREST's status and JSON body),
  * by the throwaway database. On 127.0.0.1, on a port of the system's choosing. It can also be
@@ -53,12 +54,29 @@ export async function startPostgrest(api: Client, key: string): Promise<Postgres
       throw error;
     }
   };
+  /** GET /rest/v1/waiting_list?select=*&limit=n: PostgREST's read, as the key's role, the rows as a JSON array. */
+  const read = async (request: IncomingMessage, limit: number): Promise<HttpAnswer | Answer> => {
+    try {
+      const { rows } = await apiRequest(
+        api,
+        `select coalesce(json_agg(t), '[]') as body from (select * from public.waiting_list limit $1) t`,
+        [limit],
+        { clientIp: request.socket.remoteAddress ?? null, headers: requestHeaders(request), keep: false },
+      );
+      return { status: 200, body: rows[0].body as object };
+    } catch (error) {
+      if (error instanceof DatabaseError) return postgrestAnswer(error, 'anon');
+      throw error;
+    }
+  };
   const answer = async (request: IncomingMessage): Promise<Answer> => {
     const body = await text(request);
     if (server.behaviour === 'unavailable') return UNAVAILABLE;
-    if (request.method !== 'POST' || request.url !== '/rest/v1/waiting_list') return NO_ROUTE;
+    const url = new URL(request.url ?? '/', 'http://stand-in');
+    if (url.pathname !== '/rest/v1/waiting_list' || !['GET', 'POST'].includes(request.method ?? '')) return NO_ROUTE;
     if (request.headers.apikey !== key) return INVALID_KEY;
-    const result = turn.then(() => insert(request, body));
+    const limit = Number(url.searchParams.get('limit') ?? 1000);
+    const result = turn.then(() => (request.method === 'GET' ? read(request, limit) : insert(request, body)));
     turn = result.catch(() => undefined);
     return result;
   };

@@ -9,7 +9,7 @@ import { allowedOrigins, magicAddresses } from '../../mocks/handlers';
 import { server } from '../../mocks/node';
 import { answers } from '../../mocks/postgrest';
 import { waitlistStore } from '../../mocks/waitlist-store';
-import { enterRequest, insertEmail } from '../harness/api-request';
+import { apiRequest, enterRequest, insertEmail } from '../harness/api-request';
 import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
 import { CREATED, postgrestAnswer, type HttpAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
@@ -158,5 +158,16 @@ describe('headers the database cannot read (an escaped NUL in request.headers)',
     expect(actual).toEqual(answers.unreadableHeaders);
     // The Fetch standard forbids a NUL in a header value: the request never leaves the page.
     await expect(mockAnswer('contract-nul@example.com', undefined, headers)).rejects.toThrow(TypeError);
+  });
+});
+
+describe('a read of the list with the public key', () => {
+  it('is refused with 401 42501, by the real stack and by the mock', async () => {
+    const actual = await realAnswer(
+      apiRequest(db.api, 'select * from public.waiting_list limit 1', [], { keep: false }),
+    );
+    expect(actual).toEqual(answers.readDenied);
+    const response = await fetch(`${MOCK_URL}?select=*&limit=1`, { headers: { apikey: 'mock-publishable-key' } });
+    expect({ status: response.status, body: await response.json() }).toEqual(actual);
   });
 });

@@ -1,0 +1,286 @@
+/**
+ * Whether the public key reads nothing, proved on the live database from its catalog (which every
+ * role may read, so a login role without any grant can run this: docs/operations.md, "A role for
+ * the daily check"): every table, view, sequence and function of our schemas that anon or
+ * authenticated may use, every policy, the API roles' own attributes, and Supabase's security
+ * lints (lints.ts). Anything beyond the one insert the page needs is a problem that names the
+ * object and the statement that takes it away. supabase/security.md, "What the public key can and
+ * cannot do".
+ */
+import type pg from 'pg';
+import { ok, problem, type Finding } from './finding.ts';
+import { EXPOSED_SCHEMAS, lints, SYSTEM } from './lints.ts';
+
+const CHECK = 'exposure';
+
+/** What the page needs, and nothing more: anon and authenticated may add an address. */
+const ALLOWED_COLUMNS = { object: 'public.waiting_list', privilege: 'INSERT', columns: ['email'] };
+/** The policy that stamps a signup with the current time (supabase/migrations/*_waiting_list.sql). */
+const ALLOWED_POLICY = {
+  object: 'public.waiting_list',
+  name: 'waiting_list_fresh_signup',
+  cmd: 'INSERT',
+  roles: ['anon', 'authenticated'],
+  withCheck: '(created_at = now())',
+};
+/**
+ * Functions the API roles may run on purpose: Supabase's own GraphQL entry point, and the address
+ * rule the list's check runs as the inserting role (in schema private, which they may not use).
+ */
+const ALLOWED_FUNCTIONS = ['graphql_public.graphql', 'private.email_format_ok(text)'];
+
+/** Our schemas: every schema but PostgreSQL's and Supabase's own, and the exposed ones whatever they are. */
+const OURS = `(${SYSTEM} or n.nspname = any($1::text[]))`;
+const API_ROLES = `(select rolname::text as role from pg_catalog.pg_roles where rolname in ('anon', 'authenticated'))`;
+
+const KIND: Record<string, string> = {
+  r: 'table',
+  p: 'table',
+  v: 'view',
+  m: 'materialized view',
+  f: 'foreign table',
+  S: 'sequence',
+};
+
+type Grant = { object: string; kind: string; role: string; privilege: string; columns: string[] | null };
+
+async function relationGrants(db: pg.Client): Promise<Grant[]> {
+  const { rows } = await db.query<Grant>(
+    `select n.nspname || '.' || c.relname as object, c.relkind::text as kind, r.role, p.privilege,
+            case when has_table_privilege(r.role, c.oid, p.privilege) then null
+                 else array(select a.attname::text from pg_catalog.pg_attribute a
+                            where a.attrelid = c.oid and a.attnum > 0 and not a.attisdropped
+                              and has_column_privilege(r.role, c.oid, a.attnum, p.privilege)
+                            order by a.attnum) end as columns
+     from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+     cross join ${API_ROLES} r
+     cross join unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) p(privilege)
+     where c.relkind in ('r', 'p', 'v', 'm', 'f') and ${OURS}
+       and (has_table_privilege(r.role, c.oid, p.privilege)
+            or (p.privilege in ('SELECT', 'INSERT', 'UPDATE', 'REFERENCES')
+                and has_any_column_privilege(r.role, c.oid, p.privilege)))
+     union all
+     select n.nspname || '.' || c.relname, 'S', r.role, p.privilege, null
+     from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
+     cross join ${API_ROLES} r
+     cross join unnest(array['USAGE', 'SELECT', 'UPDATE']) p(privilege)
+     where c.relkind = 'S' and ${OURS} and has_sequence_privilege(r.role, c.oid, p.privilege)
+     order by 1, 3, 4`,
+    [EXPOSED_SCHEMAS],
+  );
+  return rows.filter(
+    (g) =>
+      !(
+        g.object === ALLOWED_COLUMNS.object &&
+        g.privilege === ALLOWED_COLUMNS.privilege &&
+        g.columns?.join() === ALLOWED_COLUMNS.columns.join()
+      ),
+  );
+}
+
+/** One finding per object, naming what each role may do with it and the statement that stops it. */
+function grantFindings(grants: Grant[]): Finding[] {
+  const byObject = new Map<string, Grant[]>();
+  for (const grant of grants) byObject.set(grant.object, [...(byObject.get(grant.object) ?? []), grant]);
+  return [...byObject].map(([object, list]) => {
+    const kind = KIND[list[0].kind] ?? 'relation';
+    const roles = [...new Set(list.map((g) => g.role))];
+    const what = [...new Set(list.map((g) => (g.columns ? `${g.privilege} (${g.columns.join(', ')})` : g.privilege)))];
+    const privileges = [...new Set(list.map((g) => g.privilege))].join(', ');
+    const reads = list.some((g) => g.privilege === 'SELECT');
+    const revoke =
+      kind === 'sequence'
+        ? `revoke all on sequence ${object} from public, anon, authenticated;`
+        : object === ALLOWED_COLUMNS.object
+          ? `revoke all on table ${object} from public, anon, authenticated; grant insert (email) on table ${object} to anon, authenticated;`
+          : `revoke ${privileges} on ${kind === 'view' || kind === 'materialized view' ? '' : 'table '}${object} from public, anon, authenticated;`;
+    return problem(
+      CHECK,
+      `${object} (${kind}): ${roles.join(' and ')} may ${what.join(', ')}${reads ? ', so the public key reads it through the data API' : ''}. ` +
+        'The public key may add an address to public.waiting_list and nothing else.',
+      `${revoke} (or drop the ${kind} if nothing needs it)`,
+    );
+  });
+}
+
+async function functionFindings(db: pg.Client): Promise<Finding[]> {
+  const { rows } = await db.query<{ name: string; signature: string; roles: string[]; definer: boolean }>(
+    `select n.nspname || '.' || p.proname as name,
+            n.nspname || '.' || p.proname || '(' || pg_catalog.oidvectortypes(p.proargtypes) || ')' as signature,
+            array_agg(r.role order by r.role) as roles, p.prosecdef as definer
+     from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
+     cross join ${API_ROLES} r
+     where ${OURS} and has_function_privilege(r.role, p.oid, 'EXECUTE')
+       and not exists (select from pg_catalog.pg_depend d where d.objid = p.oid and d.deptype = 'e')
+     group by 1, 2, 4 order by 2`,
+    [EXPOSED_SCHEMAS],
+  );
+  return rows
+    .filter((f) => !ALLOWED_FUNCTIONS.includes(f.name) && !ALLOWED_FUNCTIONS.includes(f.signature))
+    .map((f) =>
+      problem(
+        CHECK,
+        `${f.signature} (function${f.definer ? ', security definer' : ''}): ${f.roles.join(' and ')} may call it` +
+          `${EXPOSED_SCHEMAS.some((s) => f.name.startsWith(`${s}.`)) ? ', through the data API (/rest/v1/rpc/' + f.name.split('.')[1] + ')' : ''}. ` +
+          'The public key may add an address to public.waiting_list and nothing else.',
+        `revoke execute on function ${f.signature} from public, anon, authenticated; (or drop the function)`,
+      ),
+    );
+}
+
+async function policyFindings(db: pg.Client): Promise<Finding[]> {
+  const { rows } = await db.query<{
+    object: string;
+    name: string;
+    cmd: string;
+    roles: string[];
+    qual: string | null;
+    with_check: string | null;
+  }>(
+    `select schemaname || '.' || tablename as object, policyname as name, cmd, roles::text[] as roles, qual, with_check
+     from pg_catalog.pg_policies p join pg_catalog.pg_namespace n on n.nspname = p.schemaname
+     where ${OURS} order by 1, 2`,
+    [EXPOSED_SCHEMAS],
+  );
+  const allowed = (p: (typeof rows)[number]) =>
+    p.object === ALLOWED_POLICY.object &&
+    p.name === ALLOWED_POLICY.name &&
+    p.cmd === ALLOWED_POLICY.cmd &&
+    [...p.roles].sort().join() === ALLOWED_POLICY.roles.join() &&
+    p.qual === null &&
+    p.with_check === ALLOWED_POLICY.withCheck;
+  const findings = rows
+    .filter((p) => !allowed(p))
+    .map((p) =>
+      problem(
+        CHECK,
+        `Policy ${p.name} on ${p.object}: for ${p.cmd.toLowerCase()} to ${p.roles.join(', ')}` +
+          `${p.qual ? ` using ${p.qual}` : ''}${p.with_check ? ` with check ${p.with_check}` : ''}. ` +
+          `The list's one policy is ${ALLOWED_POLICY.name} (for insert to anon, authenticated with check ${ALLOWED_POLICY.withCheck}); ` +
+          'any other opens rows to whoever a grant lets in.',
+        p.object === ALLOWED_POLICY.object && p.name === ALLOWED_POLICY.name
+          ? `drop policy ${p.name} on ${p.object}; then recreate it as supabase/migrations/*_waiting_list.sql creates it.`
+          : `drop policy "${p.name}" on ${p.object};`,
+      ),
+    );
+  if (!rows.some(allowed)) {
+    findings.push(
+      problem(
+        CHECK,
+        `Policy ${ALLOWED_POLICY.name} on ${ALLOWED_POLICY.object} is missing or changed: nothing states that a signup is stamped with the current time.`,
+        'Recreate it as supabase/migrations/*_waiting_list.sql creates it.',
+      ),
+    );
+  }
+  return findings;
+}
+
+/** Schemas other than the exposed ones that the API roles may use, and the roles' own powers. */
+async function roleFindings(db: pg.Client): Promise<Finding[]> {
+  const { rows: schemas } = await db.query<{ schema: string; role: string; privilege: string }>(
+    `select n.nspname as schema, r.role, p.privilege
+     from pg_catalog.pg_namespace n cross join ${API_ROLES} r cross join unnest(array['USAGE', 'CREATE']) p(privilege)
+     where ${OURS} and has_schema_privilege(r.role, n.oid, p.privilege)
+       and not (p.privilege = 'USAGE' and n.nspname = any($1::text[]))
+     order by 1, 2, 3`,
+    [EXPOSED_SCHEMAS],
+  );
+  const { rows: roles } = await db.query<{ role: string; power: string }>(
+    `select r.rolname as role, 'is a superuser' as power from pg_catalog.pg_roles r
+     where r.rolname in ('anon', 'authenticated') and r.rolsuper
+     union all
+     select r.rolname, 'bypasses row-level security' from pg_catalog.pg_roles r
+     where r.rolname in ('anon', 'authenticated') and r.rolbypassrls
+     union all
+     select m.rolname, 'is a member of ' || g.rolname from pg_catalog.pg_auth_members a
+     join pg_catalog.pg_roles m on m.oid = a.member join pg_catalog.pg_roles g on g.oid = a.roleid
+     where m.rolname in ('anon', 'authenticated')
+     order by 1, 2`,
+  );
+  return [
+    ...schemas.map((s) =>
+      problem(
+        CHECK,
+        `Schema ${s.schema}: ${s.role} has ${s.privilege}.`,
+        `revoke ${s.privilege.toLowerCase()} on schema ${s.schema} from public, anon, authenticated;`,
+      ),
+    ),
+    ...roles.map((r) => {
+      const member = /^is a member of (.+)$/.exec(r.power)?.[1];
+      return problem(
+        CHECK,
+        `Role ${r.role} ${r.power}: every request with the public key ${member ? `has ${member}'s privileges` : 'reads past row-level security'}.`,
+        member
+          ? `revoke ${member} from ${r.role};`
+          : `alter role ${r.role} ${r.power === 'is a superuser' ? 'nosuperuser' : 'nobypassrls'};`,
+      );
+    }),
+  ];
+}
+
+/** What each lint's finding means, and its fix. */
+const LINT_FIX: Record<string, [string, (object: string) => string]> = {
+  function_search_path_mutable: [
+    'has no fixed search_path (a caller can make it run their own functions)',
+    (o) => `alter function ${o} set search_path = ''; then name what it uses with its schema.`,
+  ],
+  extension_in_public: [
+    'is installed in schema public, where the data API serves its functions',
+    (o) => `alter extension ${o} set schema extensions;`,
+  ],
+  rls_disabled_in_public: [
+    'has row-level security off in an exposed schema: a grant is all it takes to read every row',
+    (o) => `alter table ${o} enable row level security;`,
+  ],
+  security_definer_view: [
+    "runs with its owner's rights in an exposed schema, past row-level security",
+    (o) => `alter view ${o} set (security_invoker = true); or drop it.`,
+  ],
+  materialized_view_in_api: [
+    'is a materialized view in an exposed schema: no row-level security at all',
+    (o) => `revoke all on ${o} from public, anon, authenticated; or move it out of the exposed schemas.`,
+  ],
+  rls_policy_always_true: [
+    'admits every row to the public roles',
+    (o) => `drop policy ${o.split(' ')[1]} on ${o.split(' ')[0]};`,
+  ],
+  security_definer_function_executable: [
+    "runs with its owner's rights and the API roles may call it",
+    (o) => `revoke execute on function ${o} from public, anon, authenticated;`,
+  ],
+};
+
+async function lintFindings(db: pg.Client): Promise<Finding[]> {
+  const findings: Finding[] = [];
+  for (const [lint, sql] of Object.entries(lints)) {
+    const { rows } = await db.query<{ object: string }>(sql, [EXPOSED_SCHEMAS]);
+    const [means, fix] = LINT_FIX[lint];
+    for (const { object } of rows) {
+      findings.push(problem('advisor', `${object} ${means} (Security Advisor: ${lint}).`, fix(object)));
+    }
+  }
+  if (!findings.length) {
+    findings.push(ok('advisor', `Supabase's security lints (${Object.keys(lints).length}) find nothing.`));
+  }
+  return findings;
+}
+
+export async function checkExposure(db: pg.Client): Promise<Finding[]> {
+  const grants = await relationGrants(db);
+  const findings = [
+    ...grantFindings(grants),
+    ...(await functionFindings(db)),
+    ...(await policyFindings(db)),
+    ...(await roleFindings(db)),
+  ];
+  const { rows } = await db.query<{ schemas: string[] }>(
+    `select array_agg(n.nspname::text order by n.nspname) as schemas from pg_catalog.pg_namespace n where ${OURS}`,
+    [EXPOSED_SCHEMAS],
+  );
+  const clean = ok(
+    CHECK,
+    `The public key may add an address to public.waiting_list and nothing else: every table, view, sequence, ` +
+      `function and policy of ${rows[0].schemas.join(', ')} checked for anon and authenticated.`,
+  );
+  return [...(findings.length ? findings : [clean]), ...(await lintFindings(db))];
+}

@@ -1,0 +1,156 @@
+/**
+ * `waitlist health` proves the public key reads nothing: a read of the list through the data API
+ * must be refused (401 42501), and with DATABASE_URL every grant, policy and exposed object beyond
+ * the one insert, and every finding of Supabase's security lints, is a problem naming the object
+ * and its fix. Each fault is added by hand, as in the dashboard's SQL editor, and taken away after.
+ */
+import { afterEach, describe, expect, inject, it } from 'vitest';
+import { ownerUrl } from '../../supabase/harness/database';
+import { findingsOf, health, useHealthyProject, useStandIns } from './health-stand-ins';
+
+const stand = useStandIns(() => inject('database'));
+useHealthyProject(stand);
+
+const undo: string[] = [];
+afterEach(async () => {
+  while (undo.length) await stand.owner.query(undo.pop()!);
+});
+async function byHand(sql: string, undoSql: string) {
+  undo.push(undoSql);
+  await stand.owner.query(sql);
+}
+
+const problems = async (args: string[] = [], env: Record<string, string> = {}) => {
+  const run = await health(stand, ['--json', ...args], env);
+  expect(run.code, run.stdout).toBe(1);
+  return findingsOf(run).filter((f) => f.outcome === 'problem');
+};
+
+describe('waitlist health: the public key reads nothing', () => {
+  it('a select policy for anon added by hand: names the policy and the statement that drops it (exit 1)', async () => {
+    await byHand(
+      `create policy "Anyone can read" on public.waiting_list for select to anon using (true)`,
+      `drop policy "Anyone can read" on public.waiting_list`,
+    );
+    const found = await problems();
+    expect(found).toEqual([
+      expect.objectContaining({
+        check: 'exposure',
+        says: expect.stringContaining('Policy Anyone can read on public.waiting_list: for select to anon using true.'),
+        fix: 'drop policy "Anyone can read" on public.waiting_list;',
+      }),
+    ]);
+  });
+
+  it('a grant of select to anon: the data API answers 200 [] to the public key, and the grant is named (exit 1)', async () => {
+    await byHand(
+      'grant select on table public.waiting_list to anon',
+      'revoke select on table public.waiting_list from anon',
+    );
+    const found = await problems();
+    expect(found.map((f) => f.check)).toEqual(['public read', 'exposure']);
+    expect(found[0].says).toContain('A select on the list with the public key answered 200, [] (no row yet visible');
+    expect(found[1].says).toBe(
+      'public.waiting_list (table): anon may SELECT, so the public key reads it through the data API. ' +
+        'The public key may add an address to public.waiting_list and nothing else.',
+    );
+    expect(found[1].fix).toContain('revoke all on table public.waiting_list from public, anon, authenticated;');
+  });
+
+  it('with a policy that lets it through too, the rows themselves: the data API shows one (exit 1)', async () => {
+    await byHand(
+      'grant select on table public.waiting_list to anon',
+      'revoke select on table public.waiting_list from anon',
+    );
+    await byHand(
+      `create policy leak on public.waiting_list for select to anon using (true)`,
+      `drop policy leak on public.waiting_list`,
+    );
+    await stand.owner.query(`insert into public.waiting_list (email) values ('exposure-test@example.com')`);
+    undo.push(
+      `delete from public.waiting_list w using private.waiting_list_keys k
+       where k.id = w.id and k.address_hash = private.address_hash('exposure-test@example.com')`,
+    );
+    const found = await problems();
+    expect(found[0]).toMatchObject({ check: 'public read' });
+    expect(found[0].says).toContain('answered 200, 1 row shown');
+    expect(found.map((f) => f.says.split(':')[0])).toEqual([
+      'A select on the list with the public key answered 200, 1 row shown',
+      'public.waiting_list (table)',
+      'Policy leak on public.waiting_list',
+    ]);
+  });
+
+  it('a view in public that anon may read: named by the exposure check and by the Security Advisor (exit 1)', async () => {
+    await byHand(
+      `create view public.signups_per_day as select created_at::date as day, count(*) from public.waiting_list group by 1;
+       grant select on public.signups_per_day to anon`,
+      'drop view public.signups_per_day',
+    );
+    const found = await problems();
+    expect(found).toEqual([
+      expect.objectContaining({
+        check: 'exposure',
+        says: expect.stringMatching(/^public\.signups_per_day \(view\): anon may SELECT, so the public key reads it/),
+        fix: 'revoke SELECT on public.signups_per_day from public, anon, authenticated; (or drop the view if nothing needs it)',
+      }),
+      expect.objectContaining({
+        check: 'advisor',
+        says: expect.stringContaining("public.signups_per_day runs with its owner's rights in an exposed schema"),
+      }),
+    ]);
+  });
+
+  it('a function in public that anon may call: named, with the revoke (exit 1)', async () => {
+    await byHand(
+      `create function public.list_size() returns bigint language sql stable set search_path = ''
+       as 'select count(*) from public.waiting_list'`,
+      'drop function public.list_size()',
+    );
+    const found = await problems();
+    expect(found).toEqual([
+      expect.objectContaining({
+        check: 'exposure',
+        says: expect.stringMatching(
+          /^public\.list_size\(\) \(function\): anon and authenticated may call it, through the data API \(\/rest\/v1\/rpc\/list_size\)\./,
+        ),
+        fix: 'revoke execute on function public.list_size() from public, anon, authenticated; (or drop the function)',
+      }),
+    ]);
+  });
+
+  it('says so when nothing is exposed, with the owner and with a login role that has no grant at all (exit 0)', async () => {
+    const healthy = findingsOf(await health(stand, ['--json']));
+    expect(healthy.filter((f) => ['public read', 'exposure', 'advisor'].includes(f.check))).toEqual([
+      expect.objectContaining({ check: 'public read', outcome: 'ok' }),
+      expect.objectContaining({ check: 'exposure', outcome: 'ok' }),
+      expect.objectContaining({ check: 'advisor', outcome: 'ok' }),
+    ]);
+
+    await byHand('create role waitlist_health_test login', 'drop role waitlist_health_test');
+    const asRole = { DATABASE_URL: ownerUrl(inject('database')).replace('//postgres@', '//waitlist_health_test@') };
+    const run = await health(stand, ['--json'], asRole);
+    expect(run.code, run.stdout).toBe(0);
+    const findings = findingsOf(run);
+    expect(findings.filter((f) => f.outcome === 'ok').map((f) => f.check)).toEqual(
+      expect.arrayContaining(['migrations', 'exposure', 'advisor', 'public read', 'data API']),
+    );
+    expect(findings.find((f) => f.check === 'origins')).toMatchObject({
+      outcome: 'skipped',
+      says: expect.stringContaining('"A role for the daily check"'),
+    });
+
+    // The same role still finds a leak.
+    await byHand(
+      'grant select on table public.waiting_list to anon',
+      'revoke select on table public.waiting_list from anon',
+    );
+    const leak = await health(stand, ['--json'], asRole);
+    expect(leak.code).toBe(1);
+    expect(
+      findingsOf(leak)
+        .filter((f) => f.outcome === 'problem')
+        .map((f) => f.check),
+    ).toEqual(['public read', 'exposure']);
+  });
+});
