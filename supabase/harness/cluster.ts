@@ -1,7 +1,7 @@
 /**
  * A throwaway PostgreSQL server in a temp dir, reachable through a Unix socket in that dir (and,
  * when asked, on a free TCP port of 127.0.0.1, for clients such as the Supabase CLI that take only
- * a host name). Used by the db tests' global setup, scripts/bench/db.ts and scripts/db-push-check.ts.
+ * a host name). Used by the db tests' global setup, supabase/bench/db.ts and scripts/db-push-check.ts.
  */
 import { execFile, execFileSync } from 'node:child_process';
 import { chownSync, existsSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync } from 'node:fs';

@@ -74,8 +74,8 @@ describe('duplicate attempts', () => {
 });
 
 describe('duplicate attempts from more networks than the table holds', () => {
-  // Until issue 28 they were also counted all together against the 'all' scope, so they could spend
-  // every visitor's signups; now each network's count is its own (no-network-stops-the-list.test.ts).
+  // Each network's duplicates count against its own limit only, never against 'all', so no one can
+  // spend every visitor's signups with them (no-network-stops-the-list.test.ts).
   it("never spend the signups' all scope", async () => {
     await setClock(db.owner, '2099-06-05T10:00:00Z');
     await setLimit(db.owner, 'all', 'per_10_minutes', 300);

@@ -1,5 +1,5 @@
 /**
- * No one network can stop the list (issue 28, supabase/security.md "What it takes to stop or read
+ * No one network can stop the list (supabase/security.md "What it takes to stop or read
  * the list"): duplicates never spend the signups' 'all' budget; a network's duplicates stop at its
  * own limit whatever the counter tables hold, per 10 minutes and per day; a network without a
  * counter of its own is counted with the others in its position, never with anybody else; a

@@ -11,16 +11,11 @@
 import { cpus, totalmem } from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { DatabaseError, type Client } from 'pg';
-import { insertEmail, refusal } from '../../supabase/harness/api-request';
-import { startCluster, SUPERUSER, type Cluster } from '../../supabase/harness/cluster';
-import {
-  connect,
-  createEmptyDatabase,
-  createSupabaseDatabase,
-  type ConnectionInfo,
-} from '../../supabase/harness/database';
-import { createWaitlistDatabase, migrate } from '../../supabase/harness/migrations';
-import { sealList } from '../../supabase/harness/sealed';
+import { insertEmail, refusal } from '../harness/api-request';
+import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
+import { connect, createEmptyDatabase, createSupabaseDatabase, type ConnectionInfo } from '../harness/database';
+import { createWaitlistDatabase, migrate } from '../harness/migrations';
+import { sealList } from '../harness/sealed';
 
 const INSERTS = 5_000;
 const DUPLICATES = 1_000;

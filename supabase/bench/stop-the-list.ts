@@ -16,11 +16,11 @@
  */
 import { performance } from 'node:perf_hooks';
 import { DatabaseError, type Client } from 'pg';
-import { insertEmail, type RequestContext } from '../../supabase/harness/api-request';
-import { startCluster } from '../../supabase/harness/cluster';
-import { connect, type ConnectionInfo } from '../../supabase/harness/database';
-import { createWaitlistDatabase } from '../../supabase/harness/migrations';
-import { sealList } from '../../supabase/harness/sealed';
+import { insertEmail, type RequestContext } from '../harness/api-request';
+import { startCluster } from '../harness/cluster';
+import { connect, type ConnectionInfo } from '../harness/database';
+import { createWaitlistDatabase } from '../harness/migrations';
+import { sealList } from '../harness/sealed';
 
 const CONNECTIONS = 8;
 const LISTED = 'taken@example.com';
@@ -224,7 +224,7 @@ async function main() {
 
     if (run('dupes')) {
       // The review's way: a /48's 300 /64s fill the duplicate table, then one IPv4 address asks
-      // about a listed address until 'all' is spent (before issue 28: its duplicates had no limit).
+      // about a listed address until 'all' is spent.
       await newDay();
       function* dupes() {
         yield {
@@ -253,7 +253,7 @@ async function main() {
     }
 
     if (run('fill')) {
-      // Since issue 28: fill the networks' duplicate table from distinct IPv4 addresses (one
+      // Fill the networks' duplicate table from distinct IPv4 addresses (one
       // duplicate each), until a new network finds no free entry and the shared counter is spent.
       await newDay();
       // IPv4 addresses in the shared counter are refused once it holds 200 (their limit); an IPv6
