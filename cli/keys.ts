@@ -38,22 +38,30 @@ async function writeKeyFile(path: string, armored: string): Promise<void> {
 
 /**
  * Makes the owner's key pair, writes the private key to `keyFile`, and runs `work` with the public
- * key and the private key as read back from the file; a failed `work` takes the file away again.
+ * key and the private key as read back from the file. `work` calls `installed()` once the database
+ * holds the public key for good. A `work` that fails before that takes the file away again (a key
+ * that opens nothing is not one to keep by mistake); after it, the file is kept whatever happens:
+ * from then on it alone opens what the database seals.
  */
 async function withNewOwnerKey<T>(
   keyFile: string,
-  work: (publicKey: Buffer, saved: OwnerKey) => Promise<T>,
+  work: (publicKey: Buffer, saved: OwnerKey, installed: () => void) => Promise<T>,
 ): Promise<T> {
   const pair = await newOwnerKeyPair();
   await writeKeyFile(keyFile, pair.privateKey);
+  let inUse = false;
   try {
     // Read back as saved: what opens the list from now on is the file, not this process's copy.
-    return await work(
-      pair.publicKey,
-      await parseOwnerKey(await readFile(keyFile, 'utf8'), `The saved file ${keyFile}`),
-    );
+    const saved = await parseOwnerKey(await readFile(keyFile, 'utf8'), `The saved file ${keyFile}`);
+    return await work(pair.publicKey, saved, () => (inUse = true));
   } catch (error) {
-    await rm(keyFile, { force: true }); // a key that opens nothing: not one to keep by mistake
+    if (!inUse) {
+      await rm(keyFile, { force: true });
+      throw error;
+    }
+    keptPrivately(keyFile);
+    say('The database holds your public key already; the addresses not sealed yet are sealed by the');
+    say('hourly job (waitlist-seal-pending), or run the command that failed below again later.');
     throw error;
   }
 }
@@ -81,7 +89,9 @@ async function init(options: { keyFile?: string }): Promise<void> {
       throw new UsageError('The list is sealed by the older recovery-key ratchet: move it over with keys upgrade.');
     }
     await warnAboutLogs(db);
-    const sealed = await withNewOwnerKey(keyFile, (publicKey, saved) => installOwnerKey(db, publicKey, saved));
+    const sealed = await withNewOwnerKey(keyFile, (publicKey, saved, installed) =>
+      installOwnerKey(db, publicKey, saved, installed),
+    );
     await compact(db);
     keptPrivately(keyFile);
     say(`Sealed ${sealed} stored addresses. From now on every signup is sealed with a key of its hour,`);
@@ -98,7 +108,9 @@ async function upgrade(options: { keyFile?: string }): Promise<void> {
     if (!state.started) throw new UsageError('The list is not sealed yet: run keys init.');
     const ratchet = checkedRatchet(await recoveryKey('keys upgrade'), state);
     await warnAboutLogs(db);
-    const sealed = await withNewOwnerKey(keyFile, (publicKey, saved) => upgradeList(db, ratchet, publicKey, saved));
+    const sealed = await withNewOwnerKey(keyFile, (publicKey, saved, installed) =>
+      upgradeList(db, ratchet, publicKey, saved, installed),
+    );
     await compact(db);
     keptPrivately(keyFile);
     say(`Sealed ${sealed} addresses again under a key wrapped to yours; the ratchet's chain is deleted and the`);

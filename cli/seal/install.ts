@@ -28,8 +28,16 @@ export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerK
   }
 }
 
-/** Installs the public key (after the test) and seals every stored address; returns how many it sealed. */
-export async function installOwnerKey(db: pg.Client, publicKey: Buffer, saved: OwnerKey): Promise<number> {
+/**
+ * Installs the public key (after the test) and seals every stored address; returns how many it
+ * sealed. `installed` is called as soon as the public key is committed.
+ */
+export async function installOwnerKey(
+  db: pg.Client,
+  publicKey: Buffer,
+  saved: OwnerKey,
+  installed: () => void = () => {},
+): Promise<number> {
   await inTransaction(db, async () => {
     const { rows } = await db.query(
       `select exists (select from private.owner_key) or exists (select from private.seal_chain) as sealed`,
@@ -39,6 +47,7 @@ export async function installOwnerKey(db: pg.Client, publicKey: Buffer, saved: O
     // A second `keys init` at the same moment waits here, then fails on the primary key.
     await db.query('insert into private.owner_key (public_key) values ($1)', [publicKey]);
   });
+  installed();
   // Waits for every signup that began before the commit (it may have stored its address as typed).
   await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
   const { rows } = await db.query<{ changed: number }>(longQuery('select private.seal_pending() as changed'));

@@ -60,12 +60,16 @@ async function pass(db: pg.Client, from: Opener, to: NewKey, label: string): Pro
   return done;
 }
 
-/** Moves the list from `ratchet` to hourly keys wrapped to `publicKey`; returns the rows sealed again. */
+/**
+ * Moves the list from `ratchet` to hourly keys wrapped to `publicKey`; returns the rows sealed
+ * again. `installed` is called as soon as the move is committed (the chain is gone from then on).
+ */
 export async function upgradeList(
   db: pg.Client,
   ratchet: Ratchet,
   publicKey: Buffer,
   saved: OwnerKey,
+  installed: () => void = () => {},
 ): Promise<number> {
   const from = new Opener(null, ratchet);
   const to: NewKey = { id: 0n, key: randomBytes(64) };
@@ -88,6 +92,7 @@ export async function upgradeList(
       await db.query('delete from private.seal_chain');
       return sealed;
     });
+    installed();
     // Waits for every signup that began before the commit, then seals what the ratchet sealed for them.
     await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
     return sealed + (await inTransaction(db, () => pass(db, from, to, 'late signups')));
