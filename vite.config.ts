@@ -89,8 +89,11 @@ export default defineConfig({
           environment: 'node',
           include: ['supabase/tests/**/*.test.ts', 'cli/tests/**/*.test.ts'],
           globalSetup: ['supabase/tests/global-setup.ts'],
-          // One throwaway PostgreSQL server is shared; test files run one after another.
-          fileParallelism: false,
+          // Two test files at a time, each worker on a throwaway PostgreSQL server of its own
+          // (supabase/tests/shared-server.ts): most of a file's time is spent waiting on a server
+          // or a child process. After the app's tests (a group of their own).
+          maxWorkers: 2,
+          sequence: { groupOrder: 1 },
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

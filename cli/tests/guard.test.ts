@@ -1,8 +1,9 @@
 /** The abuse guard's settings from the command line: limits and allowed origins, no psql. */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ownerUrl } from '../../supabase/harness/database';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
+import { sharedDatabase } from '../../supabase/tests/shared-server';
 
 const db = useOwnDatabase('cli_guard');
 
@@ -30,7 +31,7 @@ describe('limits', () => {
   });
 
   it('lists the pg_cron jobs where the migration could schedule them, and warns of nothing', async () => {
-    const { stdout, stderr } = await waitlist(['limits'], { DATABASE_URL: ownerUrl(inject('database')) });
+    const { stdout, stderr } = await waitlist(['limits'], { DATABASE_URL: ownerUrl(sharedDatabase()) });
     expect(stdout).toMatch(
       /\nwaitlist-purge-job-history +30 3 \* \* \*\nwaitlist-seal-hour-keys +\* \* \* \* \*\nwaitlist-seal-pending +5 \* \* \* \*\nwaitlist-seal-ratchet +0 \* \* \* \*\nwaitlist-signup-guard-upkeep +\* \* \* \* \*\n$/,
     );

@@ -4,11 +4,12 @@
  * the one insert, and every finding of Supabase's security lints, is a problem naming the object
  * and its fix. Each fault is added by hand, as in the dashboard's SQL editor, and taken away after.
  */
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { ownerUrl } from '../../supabase/harness/database';
 import { findingsOf, health, useHealthyProject, useStandIns } from './health-stand-ins';
+import { sharedDatabase } from '../../supabase/tests/shared-server';
 
-const stand = useStandIns(() => inject('database'));
+const stand = useStandIns(() => sharedDatabase());
 useHealthyProject(stand);
 
 const undo: string[] = [];
@@ -128,7 +129,7 @@ describe('waitlist health: the public key reads nothing', () => {
     ]);
 
     await byHand('create role waitlist_health_test login', 'drop role waitlist_health_test');
-    const asRole = { DATABASE_URL: ownerUrl(inject('database')).replace('//postgres@', '//waitlist_health_test@') };
+    const asRole = { DATABASE_URL: ownerUrl(sharedDatabase()).replace('//postgres@', '//waitlist_health_test@') };
     const run = await health(stand, ['--json'], asRole);
     expect(run.code, run.stdout).toBe(0);
     const findings = findingsOf(run);

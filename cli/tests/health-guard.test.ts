@@ -4,10 +4,11 @@
  * where pg_cron runs the guard's jobs. Every run leaves the list's row count as it was.
  */
 import { createServer, type AddressInfo, type Socket } from 'node:net';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { checkedIn, health, PURGE, UPKEEP, useHealthyProject, useStandIns } from './health-stand-ins';
+import { sharedDatabase } from '../../supabase/tests/shared-server';
 
-const stand = useStandIns(() => inject('database'));
+const stand = useStandIns(() => sharedDatabase());
 useHealthyProject(stand);
 afterEach(async () => {
   await stand.owner.query(`delete from private.signup_counts where network = '\\xdead'`);

@@ -4,13 +4,14 @@
  * missing. A database of its own (no pg_cron there: its findings are not what this file checks).
  */
 import { readdirSync } from 'node:fs';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { findingsOf, health, useStandIns } from './health-stand-ins';
 import { useOwnDatabase } from './own-database';
+import { sharedDatabase } from '../../supabase/tests/shared-server';
 
 const NAME = 'cli_health_migrations';
 useOwnDatabase(NAME);
-const stand = useStandIns(() => ({ ...inject('database'), database: NAME }));
+const stand = useStandIns(() => ({ ...sharedDatabase(), database: NAME }));
 
 const files = readdirSync(new URL('../../supabase/migrations/', import.meta.url)).sort();
 const newest = files.at(-1)!;

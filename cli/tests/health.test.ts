@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createServer, type AddressInfo } from 'node:net';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { countsOf } from '../../supabase/tests/guard';
 import { SECURITY_HEADERS } from '../health/site';
 import {
@@ -18,8 +18,9 @@ import {
   useHealthyProject,
   useStandIns,
 } from './health-stand-ins';
+import { sharedDatabase } from '../../supabase/tests/shared-server';
 
-const stand = useStandIns(() => inject('database'));
+const stand = useStandIns(() => sharedDatabase());
 useHealthyProject(stand);
 
 /** A port where nothing listens (a server opened, then closed). */

@@ -6,17 +6,18 @@
  * project looks before its migrations are applied.
  */
 import type { Client } from 'pg';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { SUPERUSER } from '../../supabase/harness/cluster';
 import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from '../../supabase/harness/database';
 import { migrate } from '../../supabase/harness/migrations';
+import { sharedDatabase } from '../../supabase/tests/shared-server';
 
 export type OwnDatabase = { owner: Client; info: ConnectionInfo; url: string };
 
 export function useOwnDatabase(name: string, { migrated = true } = {}): OwnDatabase {
   const own = {} as OwnDatabase;
   beforeAll(async () => {
-    own.info = await createEmptyDatabase(inject('database'), name);
+    own.info = await createEmptyDatabase(sharedDatabase(), name);
     if (migrated) await migrate(own.info);
     own.owner = await connect(own.info, 'postgres');
     own.url = ownerUrl(own.info);

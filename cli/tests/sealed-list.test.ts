@@ -6,7 +6,7 @@
  */
 import { statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ownerKeyFile } from '../../supabase/harness/sealed';
 import { SUPERUSER } from '../../supabase/harness/cluster';
 import { connect } from '../../supabase/harness/database';
@@ -15,6 +15,7 @@ import { keysInit } from './keys-init';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';
+import { sharedDatabase } from '../../supabase/tests/shared-server';
 
 const db = useOwnDatabase('cli_sealed');
 
@@ -133,7 +134,7 @@ describe('a sealed list', () => {
   });
 
   it('seals rows that arrived with triggers off (a data-only restore) at the next count, naming nothing after', async () => {
-    const admin = await connect({ ...inject('database'), database: 'cli_sealed' }, SUPERUSER);
+    const admin = await connect({ ...sharedDatabase(), database: 'cli_sealed' }, SUPERUSER);
     try {
       await admin.query(`set session_replication_role = replica`);
       await admin.query(`insert into public.waiting_list (email) values ('Restored@Example.com')`);

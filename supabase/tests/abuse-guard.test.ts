@@ -1,11 +1,12 @@
 import { DatabaseError, type Client } from 'pg';
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
 import { enterRequest, insertEmail, refusal, type RequestContext } from '../harness/api-request';
 import { connect } from '../harness/database';
 import { countsOf, restoreClock, restoreShippedLimits, setClock, setLimit, SHIPPED_LIMITS } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
+import { sharedDatabase } from './shared-server';
 
 const db = useDatabase();
 
@@ -178,7 +179,7 @@ describe('the abuse guard under concurrency', () => {
   const EACH = 10;
 
   async function race(isolation: 'read committed' | 'repeatable read' | 'serializable', retry: boolean) {
-    const info = inject('database');
+    const info = sharedDatabase();
     const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(info, 'authenticator')));
     const context: RequestContext = { clientIp: '203.0.113.80', isolation };
     const outcomes = { admitted: 0, overLimit: 0, serialization: 0 };

@@ -1,8 +1,9 @@
-import { beforeAll, describe, expect, inject, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
 import { apiRequest, insertEmail, refusal, type ApiRole } from '../harness/api-request';
 import { storedAs } from '../harness/sealed';
 import { useDatabase } from './use-database';
+import { sharedOwnerKey } from './shared-server';
 
 const db = useDatabase();
 const DENIED = { code: '42501', message: 'permission denied for table waiting_list' };
@@ -20,7 +21,7 @@ describe.each<ApiRole>(['anon', 'authenticated'])('with the public key, as %s', 
       [email('new')],
     );
     expect(saved.rows).toEqual([{ email: null }]);
-    expect(await storedAs(db.owner, email('new'), inject('ownerKey'))).toEqual([email('new')]);
+    expect(await storedAs(db.owner, email('new'), sharedOwnerKey())).toEqual([email('new')]);
   });
 
   it('refuses the same email in other letter case with 23505, revealing no row', async () => {

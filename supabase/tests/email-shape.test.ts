@@ -2,7 +2,7 @@
  * The database and the client hold email addresses to one rule: both are tested against the
  * same table of examples (src/test/email-examples.ts).
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
 import { checkEmail, EMAIL_SHAPE } from '../../src/features/waitlist/email';
 import { emailExamples } from '../../src/test/email-examples';
@@ -10,6 +10,7 @@ import { insertEmail, refusal } from '../harness/api-request';
 import { connect } from '../harness/database';
 import { storedAs } from '../harness/sealed';
 import { useDatabase } from './use-database';
+import { sharedDatabase, sharedOwnerKey } from './shared-server';
 
 const db = useDatabase();
 /** Each address is tried in its own request and rolled back, so examples cannot collide. */
@@ -91,7 +92,7 @@ describe('the same rule, character by character', () => {
 
     const accepted: number[] = [];
     const BATCH = 32; // concurrent requests, each on its own connection, each rolled back
-    const clients = await Promise.all(Array.from({ length: 4 }, () => connect(inject('database'), 'authenticator')));
+    const clients = await Promise.all(Array.from({ length: 4 }, () => connect(sharedDatabase(), 'authenticator')));
     try {
       for (let i = 0; i < codePoints.length; i += BATCH) {
         const batch = codePoints.slice(i, i + BATCH);
@@ -122,6 +123,6 @@ describe('the same rule, character by character', () => {
     await insertEmail(db.api, decomposed);
     expect(await refusal(insertEmail(db.api, composed))).toMatchObject({ code: '23505' });
     expect(await refusal(insertEmail(db.api, composed.toUpperCase()))).toMatchObject({ code: '23505' });
-    expect(await storedAs(db.owner, composed, inject('ownerKey'))).toEqual([decomposed]);
+    expect(await storedAs(db.owner, composed, sharedOwnerKey())).toEqual([decomposed]);
   });
 });

@@ -1,31 +1,52 @@
 import type { TestProject } from 'vitest/node';
-import { startCluster } from '../harness/cluster';
+import { startCluster, type Cluster } from '../harness/cluster';
 import { connect, type ConnectionInfo } from '../harness/database';
 import { createWaitlistDatabase } from '../harness/migrations';
 import { sealList } from '../harness/sealed';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    database: ConnectionInfo;
-    /** The shared database's owner private key, armored (sealed.ts, storedAs). */
-    ownerKey: string;
+    /** One database per worker of the db project (shared-server.ts picks a worker's). */
+    databases: ConnectionInfo[];
+    /** Each database's owner private key, armored (sealed.ts, storedAs). */
+    ownerKeys: string[];
   }
 }
 
-/**
- * One throwaway server for the whole db run; stopped and deleted afterwards, pass or fail. Its
- * list is sealed, as a live one is after `waitlist keys init`: every test's signup is sealed.
- */
-export default async function setup(project: TestProject) {
+/** A throwaway server with the waiting list, sealed as a live one is after `waitlist keys init`. */
+async function startServer(): Promise<{ cluster: Cluster; database: ConnectionInfo; ownerKey: string }> {
   const cluster = await startCluster();
   try {
     const database = await createWaitlistDatabase(cluster);
     const owner = await connect(database, 'postgres');
-    project.provide('ownerKey', await sealList(owner).finally(() => owner.end()));
-    project.provide('database', database);
+    const ownerKey = await sealList(owner).finally(() => owner.end());
+    return { cluster, database, ownerKey };
   } catch (error) {
     await cluster.stop();
     throw error;
   }
-  return () => cluster.stop();
+}
+
+/**
+ * One throwaway server per worker of the db project, for the whole run; stopped and deleted
+ * afterwards, pass or fail. Every test's signup is sealed.
+ */
+export default async function setup(project: TestProject) {
+  const started = await Promise.allSettled(Array.from({ length: project.config.maxWorkers }, startServer));
+  const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
+  const stopAll = () => Promise.all(servers.map(({ cluster }) => cluster.stop()));
+  const failed = started.find((result) => result.status === 'rejected');
+  if (failed) {
+    await stopAll();
+    throw failed.reason;
+  }
+  project.provide(
+    'databases',
+    servers.map(({ database }) => database),
+  );
+  project.provide(
+    'ownerKeys',
+    servers.map(({ ownerKey }) => ownerKey),
+  );
+  return stopAll;
 }

@@ -2,13 +2,14 @@
  * Limits over many networks: the 'all' scope caps every signup together, so no number of
  * networks can fill the free plan's storage in a day.
  */
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
 import { insertEmail, refusal } from '../harness/api-request';
 import { connect } from '../harness/database';
 import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
+import { sharedDatabase } from './shared-server';
 
 const db = useDatabase();
 let tag = 0;
@@ -23,7 +24,7 @@ describe("the 'all' scope", () => {
   it('caps signups from every network together, counted over every connection', async () => {
     await setClock(db.owner, '2099-05-01T10:00:00Z');
     await setLimit(db.owner, 'all', 'per_10_minutes', 6);
-    const other = await connect(inject('database'), 'authenticator');
+    const other = await connect(sharedDatabase(), 'authenticator');
     try {
       for (let i = 0; i < 3; i += 1) {
         await insertEmail(db.api, email(), { clientIp: `198.51.100.${i + 1}` });

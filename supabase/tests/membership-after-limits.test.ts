@@ -5,13 +5,14 @@
  * and the scans of the duplicate keys.
  */
 import type { Client } from 'pg';
-import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
 import { enterRequest, POSTGREST_INSERT, refusal } from '../harness/api-request';
 import { connect } from '../harness/database';
 import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
+import { sharedDatabase } from './shared-server';
 
 const db = useDatabase();
 const LISTED = 'taken@example.com';
@@ -57,7 +58,7 @@ describe('once the quota is spent', () => {
   });
 
   it('a listed address does not wait for the duplicates’ advisory lock while another request holds it', async () => {
-    const holder = await connect(inject('database'), 'postgres');
+    const holder = await connect(sharedDatabase(), 'postgres');
     try {
       await holder.query('begin');
       await holder.query(`select pg_advisory_xact_lock(hashtext('waitlist duplicates'))`);

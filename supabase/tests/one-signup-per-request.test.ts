@@ -3,13 +3,14 @@
  * cannot probe whether an address is listed, and a single listed address still gets 409 / 23505.
  */
 import { DatabaseError } from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { answers, constraintNames } from '../../mocks/postgrest';
 import { apiRequest, insertEmail, POSTGREST_INSERT, type ApiRole } from '../harness/api-request';
 import { countsOf, restoreClock, setClock } from './guard';
 import { postgrestAnswer, type HttpAnswer } from '../harness/postgrest-answer';
 import { storedAs } from '../harness/sealed';
 import { useDatabase } from './use-database';
+import { sharedOwnerKey } from './shared-server';
 
 const db = useDatabase();
 const LISTED = 'taken@example.com';
@@ -131,7 +132,7 @@ describe('the owner', () => {
     await db.owner.query(`update public.waiting_list set email = 'Edit-C@example.com' where id = ${SIGNUP}`, [
       'edit-b@example.com',
     ]);
-    expect(await storedAs(db.owner, 'edit-c@example.com', inject('ownerKey'))).toEqual(['Edit-C@example.com']);
+    expect(await storedAs(db.owner, 'edit-c@example.com', sharedOwnerKey())).toEqual(['Edit-C@example.com']);
     await db.owner.query(`delete from public.waiting_list where id = ${SIGNUP}`, ['edit-a@example.com']);
     await insertEmail(db.api, 'EDIT-A@example.com'); // freed by the delete
     expect((await insertEmail(db.api, 'edit-b@example.com')).rows).toEqual([{ inserted: '1' }]); // freed by the update

@@ -2,17 +2,18 @@
  * Client networks are personal data: no counter outlives its slot by more than one run of the
  * pg_cron job (every minute), even when no further signup arrives.
  */
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { SUPERUSER } from '../harness/cluster';
 import { connect } from '../harness/database';
 import { migrate } from '../harness/migrations';
 import { useDatabase } from './use-database';
+import { sharedDatabase } from './shared-server';
 
 const db = useDatabase();
 
 describe('retention of the abuse guard counters', () => {
   it('schedules private.forget_expired_signups() every minute with pg_cron, whose scheduler runs', async () => {
-    if (!inject('database').cron) {
+    if (!sharedDatabase().cron) {
       throw new Error('pg_cron is not installed: apt-get install -y postgresql-<major>-cron (CI installs it).');
     }
     const { rows: jobs } = await db.owner.query(
@@ -28,7 +29,7 @@ describe('retention of the abuse guard counters', () => {
         active: true,
       },
     ]);
-    const superuser = await connect(inject('database'), SUPERUSER);
+    const superuser = await connect(sharedDatabase(), SUPERUSER);
     try {
       const { rows: launcher } = await superuser.query(
         `select datname from pg_stat_activity where backend_type = 'pg_cron launcher'`,
@@ -102,7 +103,7 @@ describe('retention of the abuse guard counters', () => {
   });
 
   it('applies every migration where pg_cron cannot be enabled, warning that nothing schedules the cleanup', async () => {
-    const info = inject('database');
+    const info = sharedDatabase();
     const admin = await connect({ ...info, database: 'postgres' }, SUPERUSER);
     try {
       await admin.query('drop database if exists waitlist_without_cron');

@@ -1,11 +1,12 @@
 /** supabase/schema.sql is what the migrations make: a migration that changes the database without `npm run schema` fails here. */
 import { readFileSync } from 'node:fs';
-import { expect, inject, it } from 'vitest';
+import { expect, it } from 'vitest';
 import { majorVersion } from '../harness/cluster';
 import { dumpSchema, objectsOf, SCHEMA_FILE, SCHEMA_MAJOR } from '../harness/schema';
+import { sharedDatabase } from './shared-server';
 
 // The shared database: migrated as a project is, pg_cron included (it lives in one database only).
-const database = inject('database');
+const database = sharedDatabase();
 
 it('supabase/schema.sql matches the migrated database (npm run schema rewrites it)', async () => {
   const dump = await dumpSchema(database);

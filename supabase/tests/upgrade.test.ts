@@ -3,13 +3,14 @@
  * every migration before one, then rows and the owner's commands, then the rest.
  */
 import type { Client } from 'pg';
-import { describe, expect, inject, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { keysInit } from '../../cli/tests/keys-init';
 import { waitlist } from '../../cli/tests/run-cli';
 import { constraintNames } from '../../mocks/postgrest';
 import { insertEmail, refusal } from '../harness/api-request';
 import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from '../harness/database';
 import { migrate } from '../harness/migrations';
+import { sharedDatabase } from './shared-server';
 
 const ADDRESS_RULE = '20261125100100_one_mailbox_one_address.sql';
 const BROWSER_ORIGINS = '20261125100000_last_openings.sql';
@@ -22,7 +23,7 @@ async function before(
   migration: string,
   work: (owner: Client, env: Record<string, string>, db: ConnectionInfo) => Promise<void>,
 ) {
-  const db = await createEmptyDatabase(inject('database'), name);
+  const db = await createEmptyDatabase(sharedDatabase(), name);
   await migrate(db, { before: migration });
   const owner = await connect(db, 'postgres');
   const env = { DATABASE_URL: ownerUrl(db) };

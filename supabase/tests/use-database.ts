@@ -1,12 +1,13 @@
 import type { Client } from 'pg';
-import { afterAll, beforeAll, inject } from 'vitest';
+import { afterAll, beforeAll } from 'vitest';
 import { connect } from '../harness/database';
+import { sharedDatabase } from './shared-server';
 
 /** Per test file: `api` logs in as PostgREST does (authenticator), `owner` as the schema owner. */
 export function useDatabase() {
   const clients = {} as { api: Client; owner: Client };
   beforeAll(async () => {
-    const info = inject('database');
+    const info = sharedDatabase();
     clients.api = await connect(info, 'authenticator');
     clients.owner = await connect(info, 'postgres');
   });

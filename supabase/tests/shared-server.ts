@@ -1,0 +1,26 @@
+import { inject } from 'vitest';
+import type { ConnectionInfo } from '../harness/database';
+
+/**
+ * The db project runs two test files at a time, each worker on a throwaway server of its own
+ * (global-setup.ts starts one per worker), so a file still has its server to itself.
+ * VITEST_POOL_ID numbers the workers from 1.
+ */
+function serverIndex(): number {
+  const servers = inject('databases').length;
+  const index = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
+  if (!Number.isInteger(index) || index < 0 || index >= servers) {
+    throw new Error(`Worker VITEST_POOL_ID=${process.env.VITEST_POOL_ID} has no server: ${servers} were started.`);
+  }
+  return index;
+}
+
+/** This worker's shared waiting-list database (every migration, sealed). */
+export function sharedDatabase(): ConnectionInfo {
+  return inject('databases')[serverIndex()];
+}
+
+/** The private key (armored) that opens this worker's shared list. */
+export function sharedOwnerKey(): string {
+  return inject('ownerKeys')[serverIndex()];
+}
