@@ -76,13 +76,19 @@ test.describe("on a slow phone, before the form's code has arrived", { tag: CHRO
   test.beforeEach(async ({ page }) => slowPhone(page));
 
   test('the button is enabled at rest, and Tab reaches it', async ({ page }) => {
-    await openWithFormCodeHeld(page);
+    const release = await openWithFormCodeHeld(page);
     await expect(submitButton(page)).toBeEnabled();
     await expect(submitButton(page)).toHaveText(buttonLabels.idle, { useInnerText: true });
     await page.keyboard.press('Tab');
     await expect(emailField(page)).toBeFocused();
     await page.keyboard.press('Tab');
     await expect(submitButton(page)).toBeFocused();
+    // Then the code arrives, as it does for a visitor who waits: the form stays at rest, the focus kept.
+    const arrived = page.waitForResponse((response) => /\/assets\/waitlist-[^/]*\.js$/.test(response.url()), ARRIVAL);
+    release();
+    await (await arrived).finished();
+    await expect(submitButton(page)).toBeFocused();
+    await expect(submitButton(page)).toHaveText(buttonLabels.idle, { useInnerText: true });
   });
 
   test('(a) Tab, type, Enter at once: sending shown at once, then added with one request', async ({
