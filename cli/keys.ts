@@ -26,13 +26,17 @@ async function compact(db: pg.Client): Promise<void> {
   }
   const { resampled, rewritten, databaseOwner } = await forgetAddressSamples(db);
   if (!resampled || !rewritten) {
-    say("PostgreSQL's column statistics (pg_statistic) may still hold addresses sampled before the list was sealed:");
-    if (!rewritten) say(`rewriting them takes the database's owner (${databaseOwner}) or a superuser.`);
-    say(`When every row is sealed (waitlist count), as ${rewritten ? 'the owner' : databaseOwner}, in the SQL editor:`);
+    say("PostgreSQL's column statistics (pg_statistic) may still hold addresses sampled before the list was sealed.");
+    say(
+      rewritten
+        ? 'Once every row is sealed (waitlist count), in the SQL editor:'
+        : `Rewriting them takes the database's owner (${databaseOwner}) or a superuser; as ${databaseOwner}, ` +
+            'once every row is sealed (waitlist count):',
+    );
     say(`  ${FORGET_BY_HAND}`);
   }
-  say('The WAL written before now still holds what the list held, until the server writes over its files,');
-  say("and WAL archives and backups keep it (Supabase's for their retention): supabase/security.md, residual risks.");
+  say('The WAL written before now still holds what the list held, until the server writes over its files, and');
+  say("archives and backups of it keep it while they are kept (supabase/security.md, 'What keys init leaves').");
 }
 
 /** Writes the private key to a new file only its owner may read; a UsageError if the file exists. */

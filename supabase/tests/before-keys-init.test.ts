@@ -8,7 +8,7 @@
  */
 import type { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { FORGET_BY_HAND } from '../../cli/seal/statistics';
+import { FORGET_BY_HAND, forgetAddressSamples } from '../../cli/seal/statistics';
 import { keysInit } from '../../cli/tests/keys-init';
 import { insertEmail } from '../harness/api-request';
 import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
@@ -163,7 +163,7 @@ describe('the addresses stored before keys init', () => {
     expect(texts.filter((text) => text.includes('typed.in.do@example.com'))).toHaveLength(1);
   });
 
-  it('pg_wal/ holds them until its files are recycled and written over; the owner may not hurry it', async () => {
+  it('pg_wal/ holds them until its files are recycled and written over; the owner may count them, not hurry it', async () => {
     const found = () => addressesIn(walFiles(), PRE_INIT);
     const count = (files: ReturnType<typeof found>) => new Set(files.flatMap((file) => file.addresses)).size;
     const round = async () => {
@@ -192,12 +192,32 @@ describe('the addresses stored before keys init', () => {
     for (const file of afterTwoRounds) expect(file.path > rows[0].current, file.path).toBe(true);
     expect(count(afterOverwrite)).toBe(0);
 
+    await superuser.query('grant pg_monitor to postgres'); // as Supabase grants it
     const owner = await connect(info, 'postgres');
     try {
       await expect(owner.query('checkpoint')).rejects.toThrow('must be superuser or have privileges of pg_checkpoint');
       await expect(owner.query('select pg_switch_wal()')).rejects.toThrow('permission denied for function');
+      const { rows: listed } = await owner.query<{ n: number }>('select count(*)::int as n from pg_ls_waldir()');
+      expect(listed[0].n).toBeGreaterThan(0);
     } finally {
       await owner.end();
+    }
+  });
+
+  it('the address column is sampled only while it holds no address (a row restored with triggers off)', async () => {
+    const address = 'restored.plain@example.com';
+    await superuser.query(`set session_replication_role = replica;
+      insert into public.waiting_list (email) values ('${address}'); reset session_replication_role`);
+    const owner = await connect(info, 'postgres');
+    try {
+      expect(await forgetAddressSamples(owner)).toMatchObject({ resampled: false, rewritten: true });
+      await checkpoint();
+      expect(await relationFilesHolding(superuser, [address])).toEqual([
+        expect.stringMatching(/^base\/\d+\/\d+ \(waiting_list\): /),
+      ]);
+    } finally {
+      await owner.end();
+      await superuser.query('delete from public.waiting_list where email = $1', [address]);
     }
   });
 
@@ -227,7 +247,9 @@ describe('the addresses stored before keys init', () => {
 
     it('keys init says pg_statistic may still hold addresses, who may rewrite it, and the SQL', () => {
       expect(notOwned.result.code).toBe(0);
-      expect(notOwned.result.stderr).toContain(`rewriting them takes the database's owner (${SUPERUSER})`);
+      expect(notOwned.result.stderr).toContain(
+        `Rewriting them takes the database's owner (${SUPERUSER}) or a superuser`,
+      );
       expect(notOwned.result.stderr).toContain(FORGET_BY_HAND);
     });
 
