@@ -8,18 +8,35 @@ import { newOwnerKeyPair, type OwnerKey, parseOwnerKey } from './seal/owner-key.
 import { recoveryKey } from './seal/recovery-input.ts';
 import { compactList } from './seal/reseal.ts';
 import { checkedRatchet, sealState } from './seal/sealed-list.ts';
+import { FORGET_BY_HAND, forgetAddressSamples } from './seal/statistics.ts';
 import { upgradeList } from './seal/upgrade.ts';
 import { say, UsageError } from './terminal.ts';
 
 /** Sealing a long list and rewriting its tables take longer than a short query may. */
 const LONG = { longQueries: true };
 
-/** After sealing: no old row version keeps what was just sealed. */
+/**
+ * After sealing: no old row version keeps what was just sealed, and no column sample keeps an
+ * address (cli/seal/statistics.ts). What is left, and who may remove it, is said plainly.
+ */
 async function compact(db: pg.Client): Promise<void> {
   if (!(await compactList(db))) {
     say('The list was busy: its old row versions are still on disk. At a quiet moment, in the SQL editor:');
     say('  vacuum (full, analyze) public.waiting_list, private.waiting_list_keys, private.seal_key;');
   }
+  const { resampled, rewritten, databaseOwner } = await forgetAddressSamples(db);
+  if (!resampled || !rewritten) {
+    say("PostgreSQL's column statistics (pg_statistic) may still hold addresses sampled before the list was sealed.");
+    say(
+      rewritten
+        ? 'Once every row is sealed (waitlist count), in the SQL editor:'
+        : `Rewriting them takes the database's owner (${databaseOwner}) or a superuser; as ${databaseOwner}, ` +
+            'once every row is sealed (waitlist count):',
+    );
+    say(`  ${FORGET_BY_HAND}`);
+  }
+  say('The WAL written before now still holds what the list held, until the server writes over its files, and');
+  say("archives and backups of it keep it while they are kept (supabase/security.md, 'What keys init leaves').");
 }
 
 /** Writes the private key to a new file only its owner may read; a UsageError if the file exists. */

@@ -834,6 +834,9 @@ CREATE TABLE private.seal_key (
     CONSTRAINT seal_key_one_row_check CHECK (one_row),
     CONSTRAINT seal_key_step_check CHECK ((step >= 1))
 );
+ALTER TABLE ONLY private.seal_key ALTER COLUMN chain_key SET STATISTICS 0;
+ALTER TABLE ONLY private.seal_key ALTER COLUMN encryption_key SET STATISTICS 0;
+ALTER TABLE ONLY private.seal_key ALTER COLUMN authentication_key SET STATISTICS 0;
 
 ALTER TABLE private.seal_key OWNER TO postgres;
 
@@ -1369,6 +1372,7 @@ CREATE TABLE private.owner_secret (
     secret bytea NOT NULL,
     CONSTRAINT owner_secret_one_row_check CHECK (one_row)
 );
+ALTER TABLE ONLY private.owner_secret ALTER COLUMN secret SET STATISTICS 0;
 
 ALTER TABLE private.owner_secret OWNER TO postgres;
 
@@ -1515,6 +1519,7 @@ CREATE TABLE private.signup_secrets (
     day_end timestamp with time zone NOT NULL,
     secret bytea NOT NULL
 );
+ALTER TABLE ONLY private.signup_secrets ALTER COLUMN secret SET STATISTICS 0;
 
 ALTER TABLE private.signup_secrets OWNER TO postgres;
 

@@ -15,7 +15,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
@@ -29,6 +29,7 @@ import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
 import { connect, ownerUrl, type ConnectionInfo } from '../harness/database';
 import { createWaitlistDatabase } from '../harness/migrations';
 import { ownerKeyFile, sealList } from '../harness/sealed';
+import { filesOf, forms } from './copies';
 
 const run = promisify(execFile);
 
@@ -45,13 +46,6 @@ const SIGNUPS = {
 const AFTER_INIT = Object.values(SIGNUPS).flat();
 const hour = (n: number) => new Date(Date.UTC(2030, 0, 7, n)).toISOString();
 
-/** Each form a careless store could keep: as typed, lower case, NFC, NFD, and their UTF-8 in hex. */
-function forms(address: string): string[] {
-  const texts = [address, address.toLowerCase(), address.normalize('NFC'), address.normalize('NFD')];
-  const lowerNfc = address.normalize('NFC').toLowerCase();
-  return [...new Set([...texts, lowerNfc, ...[...texts, lowerNfc].map((t) => Buffer.from(t).toString('hex'))])];
-}
-
 /** Every way a key's bytes can sit in a file: raw, hex (either case), base64. */
 const encodings = (bytes: Buffer) => [
   bytes,
@@ -60,16 +54,6 @@ const encodings = (bytes: Buffer) => [
   Buffer.from(bytes.toString('base64')),
 ];
 const holds = (copy: Buffer, bytes: Buffer) => encodings(bytes).some((form) => copy.includes(form));
-
-/** Every file under `dir`, concatenated. */
-function filesOf(dir: string): Buffer {
-  const parts: Buffer[] = [];
-  for (const entry of readdirSync(dir, { recursive: true, encoding: 'utf8' })) {
-    const path = join(dir, entry);
-    if (statSync(path).isFile()) parts.push(readFileSync(path));
-  }
-  return Buffer.concat(parts);
-}
 
 type Row = { id: bigint; keyId: bigint; sealed: Buffer };
 
