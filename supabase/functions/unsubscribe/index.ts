@@ -40,7 +40,10 @@ export async function handle(request: Request): Promise<Response> {
   }
   const hash = await readToken(await key, new URL(request.url).searchParams.get('token') ?? '');
   if (!hash) {
-    return answer(403, `This unsubscribe link is not valid (altered or cut short): nothing changed. ${HOW}`);
+    return answer(
+      403,
+      `This unsubscribe link is not valid (altered, cut short, or a test message's): nothing changed. ${HOW}`,
+    );
   }
   try {
     await unsubscribe(database, hash);

@@ -9,6 +9,11 @@ const LABEL = new TextEncoder().encode('waitlist one-click unsubscribe\0');
 const TAG_BYTES = 32;
 /** The list's keyed hash (private.address_hash, HMAC-SHA256): private.unsubscribe takes this length only. */
 export const ADDRESS_HASH_BYTES = 32;
+/**
+ * The token in the link of a test message (notify --to, --dry-run): it names nobody, and
+ * readToken refuses it (too short), so the function answers it as any link no key made.
+ */
+export const TEST_TOKEN = 'test-message-names-nobody';
 /** The secret's shortest length, in characters (e.g. `openssl rand -base64 32` gives 44). */
 export const SECRET_MIN_LENGTH = 32;
 
