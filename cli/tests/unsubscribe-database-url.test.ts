@@ -1,7 +1,7 @@
 /**
  * What UNSUBSCRIBE_DB_URL may say: a URL that does not parse, or that asks for anything beyond
  * host and port (sslmode, sslrootcert, sslcert…), stops the function before it listens, with a
- * reason that never shows the password; nothing ever reaches the database.
+ * reason that never shows the password (nor the user or host); nothing reaches the database.
  */
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
@@ -61,6 +61,7 @@ describe('UNSUBSCRIBE_DB_URL', () => {
       const { started, said } = await run(url);
       expect(said, url).not.toContain(PASSWORD);
       expect(started, said).toBe(false);
+      expect(said, url).not.toMatch(/waitlist_unsubscribe|pooler\.example\.com/); // nor the user, nor the host
       expect(said, url).toMatch(/UNSUBSCRIBE_DB_URL/);
       expect(said, url).toMatch(reason);
     }
@@ -87,6 +88,7 @@ describe('UNSUBSCRIBE_DB_URL', () => {
       });
       expect(said).not.toContain(PASSWORD);
       expect(started, `${parameters}: ${said}`).toBe(false);
+      expect(said).not.toMatch(/waitlist_unsubscribe|127\.0\.0\.1/);
       expect(said).toContain('UNSUBSCRIBE_DB_URL takes no parameters but host and port');
     }
     expect(await doNotEmail()).toEqual(before);
