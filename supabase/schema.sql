@@ -1107,13 +1107,19 @@ ALTER FUNCTION private.stretch_hash(secret bytea, digest bytea) OWNER TO postgre
 --
 
 CREATE FUNCTION private.unsubscribe(hash bytea) RETURNS void
-    LANGUAGE sql STRICT SECURITY DEFINER
+    LANGUAGE plpgsql STRICT SECURITY DEFINER
     SET search_path TO ''
     AS $$
-    insert into private.do_not_email (address_hash, reason) values (hash, 'unsubscribed')
-    on conflict (address_hash) do update set reason = 'unsubscribed', added_at = now()
-      where private.do_not_email.reason = 'erased'
-  $$;
+begin
+  if octet_length(hash) <> 32 then
+    raise exception 'private.unsubscribe takes a 32-byte address hash, not % bytes', octet_length(hash)
+      using errcode = 'invalid_parameter_value';
+  end if;
+  insert into private.do_not_email (address_hash, reason) values (hash, 'unsubscribed')
+  on conflict (address_hash) do update set reason = 'unsubscribed', added_at = now()
+    where private.do_not_email.reason = 'erased';
+end;
+$$;
 
 ALTER FUNCTION private.unsubscribe(hash bytea) OWNER TO postgres;
 
@@ -1121,7 +1127,7 @@ ALTER FUNCTION private.unsubscribe(hash bytea) OWNER TO postgres;
 -- Name: FUNCTION unsubscribe(hash bytea); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.unsubscribe(hash bytea) IS 'One-click unsubscribe of a keyed address hash (supabase/functions/unsubscribe). Idempotent.';
+COMMENT ON FUNCTION private.unsubscribe(hash bytea) IS 'One-click unsubscribe of a 32-byte keyed address hash (supabase/functions/unsubscribe); any other length is refused. Idempotent.';
 
 --
 -- Name: allowed_origins; Type: TABLE; Schema: private; Owner: postgres

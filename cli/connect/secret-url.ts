@@ -1,38 +1,22 @@
 /**
- * DATABASE_URL and SMTP_URL hold passwords. They are parsed here, before any library sees them,
- * and never echoed: a message says what is wrong, not what was given.
+ * DATABASE_URL and SMTP_URL hold passwords: parsed by parseSecretUrl (shared with the unsubscribe
+ * function), before any library sees them, and never echoed.
  */
 import { isIP } from 'node:net';
+import { hostOf, parseSecretUrl } from '../../supabase/functions/unsubscribe/secret-url.ts';
 import { UsageError } from '../terminal.ts';
 
-const ENCODING =
-  'Reserved characters in the user name or password are percent-encoded: # as %23, @ as %40, ' +
-  '/ as %2F, : as %3A, ? as %3F, % as %25 (docs/operations.md).';
+export { hostOf };
 
 export function secretUrl(name: string, protocols: string[], missing: string): URL {
   const value = process.env[name];
   if (!value) throw new UsageError(`${name} is not set. ${missing}`);
-  let url: URL;
   try {
-    url = new URL(value);
-    decodeURIComponent(url.username);
-    decodeURIComponent(url.password);
-  } catch {
-    throw new UsageError(`${name} is not a valid URL (not shown: it holds a password). ${ENCODING}`);
+    return parseSecretUrl(name, value, protocols);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
   }
-  if (!protocols.includes(url.protocol)) {
-    throw new UsageError(
-      `${name} must start with ${protocols.map((p) => `${p}//`).join(' or ')}, not ${url.protocol}//.`,
-    );
-  }
-  if (url.hash || value.includes('#')) {
-    throw new UsageError(`${name} contains a "#", which ends a URL: is it in the password? ${ENCODING}`);
-  }
-  return url;
 }
-
-/** The URL's host name without IPv6 brackets. */
-export const hostOf = (url: URL) => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /**
  * Whether a connection to `host` never leaves this machine: a Unix socket, `localhost`, 127.0.0.0/8

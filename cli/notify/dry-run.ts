@@ -9,13 +9,13 @@ import { preflight, type PreflightOptions } from './preflight.ts';
 import type { Signing } from './sender-domain.ts';
 import { checkSmtp, smtpTransport } from './smtp.ts';
 import { wouldSend } from './summary.ts';
-import { NOBODY, unsubscribeLink, type OneClick } from './unsubscribe.ts';
+import { testLink, type OneClick } from './unsubscribe.ts';
 
 export type Sending = { letter: Letter; oneClick: OneClick; dkim?: Dkim; signing: Signing };
 
 /**
  * Connects to both sides, counts, checks the sender's domain as a run would, prints one rendered
- * (and signed) message on stdout; writes and sends nothing. Its unsubscribe link names nobody.
+ * (and signed) message on stdout; writes and sends nothing. Its unsubscribe link is a test link.
  */
 export async function dryRun(campaign: string, sending: Sending, options: PreflightOptions): Promise<void> {
   const transport = smtpTransport(1);
@@ -29,17 +29,18 @@ export async function dryRun(campaign: string, sending: Sending, options: Prefli
     newline: 'unix',
     ...(sending.dkim ? { dkim: sending.dkim } : {}),
   });
-  const link = await unsubscribeLink(sending.oneClick, NOBODY);
-  const { message: raw } = await render.sendMail(message(sending.letter, 'recipient@example.com', link));
+  const { message: raw } = await render.sendMail(
+    message(sending.letter, 'recipient@example.com', testLink(sending.oneClick)),
+  );
   out(raw.toString());
 }
 
-/** One message to one address, recorded nowhere; its unsubscribe link names nobody. */
+/** One message to one address, recorded nowhere; its unsubscribe link is a test link. */
 export async function testMessage(sending: Sending, to: string): Promise<void> {
   const transport = smtpTransport(1, sending.dkim);
   try {
     await checkSmtp(transport);
-    await transport.sendMail(message(sending.letter, to, await unsubscribeLink(sending.oneClick, NOBODY)));
+    await transport.sendMail(message(sending.letter, to, testLink(sending.oneClick)));
   } finally {
     transport.close();
   }

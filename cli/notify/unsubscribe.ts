@@ -3,14 +3,16 @@
  * /functions/v1/unsubscribe unless --unsubscribe-url) with a token over the recipient's keyed
  * hash, made with UNSUBSCRIBE_SECRET, the secret the function holds (supabase/README.md).
  */
-import { makeToken, unsubscribeKey, SECRET_MIN_LENGTH } from '../../supabase/functions/unsubscribe/token.ts';
+import {
+  makeToken,
+  unsubscribeKey,
+  SECRET_MIN_LENGTH,
+  TEST_TOKEN,
+} from '../../supabase/functions/unsubscribe/token.ts';
 import { hostOf, isLoopback } from '../connect/secret-url.ts';
 import { UsageError } from '../terminal.ts';
 
 export type OneClick = { url: URL; key: CryptoKey };
-
-/** What the link of a message that names nobody (--dry-run, --to) carries instead of a recipient's hash. */
-export const NOBODY = new Uint8Array(32);
 
 function functionUrl(option: string | undefined): URL {
   const project = process.env.VITE_SUPABASE_URL;
@@ -44,8 +46,18 @@ export async function oneClick(option: string | undefined): Promise<OneClick> {
   return { url, key: await unsubscribeKey(secret) };
 }
 
-export async function unsubscribeLink({ url, key }: OneClick, hash: Uint8Array): Promise<string> {
+const withToken = (url: URL, token: string) => {
   const link = new URL(url);
-  link.searchParams.set('token', await makeToken(key, hash));
+  link.searchParams.set('token', token);
   return link.href;
+};
+
+export async function unsubscribeLink({ url, key }: OneClick, hash: Uint8Array): Promise<string> {
+  return withToken(url, await makeToken(key, hash));
 }
+
+/**
+ * The link of a test message (--dry-run, --to): it names nobody and is no working token, so the
+ * function answers it 403, changes nothing, and never says "Unsubscribed" for a test.
+ */
+export const testLink = ({ url }: OneClick) => withToken(url, TEST_TOKEN);

@@ -2,7 +2,7 @@
  * End to end on loopback: notify signs with DKIM and sends to a real SMTP server; the captured
  * message verifies (mailauth, against a loopback DNS server) and its signature covers both
  * unsubscribe headers; its one-click URL, POSTed to the unsubscribe function running under Deno,
- * unsubscribes the recipient, and the resumed run skips them.
+ * unsubscribes the recipient, and the resumed run skips them. A test message's link unsubscribes nobody.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { TEST_TOKEN } from '../../supabase/functions/unsubscribe/token';
 import { publicKeyOf } from '../notify/dkim';
 import { startDns, type Dns } from './dns';
 import { letterArgs } from './notify-letter';
@@ -74,6 +75,13 @@ const verify = (raw: Buffer | string) => dkimVerify(raw, { resolver: dns.resolve
 const oneClickUrl = ({ mail }: Accepted) =>
   (mail.headers.get('list') as { unsubscribe: { url: string } }).unsubscribe.url;
 const headerLines = (raw: Buffer) => raw.toString().split(/\r?\n\r?\n/)[0];
+/** What the mail provider does with the one-click URL (RFC 8058). */
+const postOneClick = (url: string) =>
+  fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
 
 describe('notify, signed, with one-click unsubscribe', () => {
   let preview: Accepted[];
@@ -147,11 +155,7 @@ describe('notify, signed, with one-click unsubscribe', () => {
     expect(inbox.accepted).toHaveLength(1); // --limit 1, with two connections
     const sentFirst = inbox.accepted.map((a) => a.envelopeTo[0]);
     const leaving = preview.find((a) => !sentFirst.includes(a.envelopeTo[0]))!;
-    const response = await fetch(oneClickUrl(leaving), {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'List-Unsubscribe=One-Click',
-    });
+    const response = await postOneClick(oneClickUrl(leaving));
     expect(response.status).toBe(200);
     const resumed = await notify('launch');
     expect(resumed.code, resumed.stderr).toBe(0);
@@ -176,5 +180,25 @@ describe('notify, signed, with one-click unsubscribe', () => {
     expect(erased.code, erased.stderr).toBe(0);
     const after = await db.owner.query('select reason from private.do_not_email where address_hash = $1', [hash]);
     expect(after.rows).toEqual([{ reason: 'erased' }]);
+  });
+
+  it('gives the --to test message and the dry run a test link: the function refuses it (403) and stores nothing', async () => {
+    const before = (await db.owner.query('select * from private.do_not_email')).rows;
+    inbox.accepted.length = 0;
+    const test = await notify('test', '--to', 'me@product.example');
+    expect(test.code, test.stderr).toBe(0);
+    const dry = await notify('test', '--dry-run');
+    expect(dry.code, dry.stderr).toBe(0);
+    const printed = /^List-Unsubscribe:\n <([^>]+)>/m.exec(dry.stdout)?.[1];
+    expect(inbox.accepted).toHaveLength(1);
+    for (const link of [oneClickUrl(inbox.accepted[0]), printed!]) {
+      const response = await postOneClick(link);
+      expect(response.status).toBe(403);
+      expect(await response.text()).toMatch(
+        /^This unsubscribe link is not valid \(altered, cut short, or a test message's\): nothing changed\./,
+      );
+      expect(link).toBe(`${fn.url}?token=${TEST_TOKEN}`);
+    }
+    expect((await db.owner.query('select * from private.do_not_email')).rows).toEqual(before);
   });
 });

@@ -10,7 +10,8 @@ import type { ConnectionInfo } from '../../supabase/harness/database';
 const DENO = fileURLToPath(new URL('../../node_modules/.bin/deno', import.meta.url));
 const FUNCTION = fileURLToPath(new URL('../../supabase/functions/unsubscribe/index.ts', import.meta.url));
 
-export type RunningFunction = { url: string; secret: string; stderr: () => string; stop(): Promise<void> };
+/** `output`: all the function printed so far, stdout and stderr. */
+export type RunningFunction = { url: string; secret: string; output: () => string; stop(): Promise<void> };
 
 export const newSecret = () => randomBytes(32).toString('base64');
 
@@ -18,7 +19,10 @@ export const newSecret = () => randomBytes(32).toString('base64');
 export const unsubscribeDbUrl = (info: ConnectionInfo) =>
   `postgresql://waitlist_unsubscribe@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
 
-/** `env`: more of the function's environment, e.g. another UNSUBSCRIBE_DB_URL. */
+/**
+ * `env`: more of the function's environment, e.g. another UNSUBSCRIBE_DB_URL. A function that
+ * exits before it listens rejects, with all it printed.
+ */
 export async function startFunction(
   info: ConnectionInfo,
   secret = newSecret(),
@@ -36,20 +40,22 @@ export async function startFunction(
     },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
-  let stderr = '';
+  let output = '';
   const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
+    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => {
-      stderr += chunk.toString();
-      const listening = /Listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(stderr);
+      output += chunk.toString();
+      const listening = /Listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       if (listening) resolve(`${listening[1]}/functions/v1/unsubscribe`);
     });
-    child.on('exit', (code) => reject(new Error(`deno exited (${code}) before listening: ${stderr}`)));
+    // 'close': after the exit and the last of its output.
+    child.on('close', (code) => reject(new Error(`deno exited (${code}) before listening: ${output}`)));
   });
   return {
     url,
     secret,
-    stderr: () => stderr,
+    output: () => output,
     async stop() {
       child.kill('SIGTERM');
       await exited;

@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { SUPABASE_CA } from '../../supabase/functions/unsubscribe/supabase-ca';
-import { makeToken, unsubscribeKey } from '../../supabase/functions/unsubscribe/token';
+import { ADDRESS_HASH_BYTES, makeToken, unsubscribeKey } from '../../supabase/functions/unsubscribe/token';
 import { useOwnDatabase } from './own-database';
 import { makeCertificates, tlsFront } from './tls';
 import { seed } from './seed';
@@ -115,6 +115,38 @@ describe('the unsubscribe function', () => {
     ]);
   });
 
+  it('answers a valid token the same whether or not its hash is on the list: 200, and the hash is on the do-not-email list', async () => {
+    const stranger = randomBytes(32); // no signup has this hash
+    const member = await oneClick(await tokenFor(hashes[0]));
+    const nonMember = await oneClick(await tokenFor(stranger));
+    expect([member.status, nonMember.status]).toEqual([200, 200]);
+    expect(await nonMember.text()).toBe(await member.text());
+    expect((await doNotEmail()).find(({ hash }) => hash.equals(stranger))).toMatchObject({ reason: 'unsubscribed' });
+  });
+
+  it('stores only a hash of the length the links carry: private.unsubscribe refuses any other, and notify makes no such token', async () => {
+    const { rows } = await db.owner.query("select octet_length(private.address_hash('ada@example.com')) as n");
+    expect(rows[0].n).toBe(ADDRESS_HASH_BYTES);
+    const role = new pg.Client({ connectionString: unsubscribeDbUrl(db.info) });
+    await role.connect();
+    try {
+      const before = await doNotEmail();
+      for (const length of [0, 1, 16, ADDRESS_HASH_BYTES - 1, ADDRESS_HASH_BYTES + 1, 64]) {
+        await expect(role.query('select private.unsubscribe($1)', [randomBytes(length)]), `${length}`).rejects.toThrow(
+          `private.unsubscribe takes a 32-byte address hash, not ${length} bytes`,
+        );
+        await expect(makeToken(await unsubscribeKey(fn.secret), randomBytes(length))).rejects.toThrow(
+          'Not an address hash.',
+        );
+      }
+      expect(await doNotEmail()).toEqual(before);
+      await role.query('select private.unsubscribe($1)', [randomBytes(ADDRESS_HASH_BYTES)]);
+      expect(await doNotEmail()).toHaveLength(before.length + 1);
+    } finally {
+      await role.end();
+    }
+  });
+
   it('connects as a role that may execute private.unsubscribe and read nothing of the list', async () => {
     const role = new pg.Client({ connectionString: unsubscribeDbUrl(db.info) });
     await role.connect();
@@ -134,13 +166,14 @@ describe('the unsubscribe function', () => {
     }
   });
 
-  it("refuses a database whose certificate is not Supabase's: 503, nothing stored, no secret in its log", async () => {
+  it("refuses a database whose certificate is not Supabase's, even one the runtime trusts: 503, nothing stored, no secret in its log", async () => {
     const certificates = makeCertificates(); // a CA of the test's own, valid for 127.0.0.1
     const front = await tlsFront(`${db.info.host}/.s.PGSQL.${db.info.port}`, certificates);
     const password = 'not-a-real-password';
     const remote = await startFunction(db.info, fn.secret, {
       UNSUBSCRIBE_DB_URL: `postgresql://waitlist_unsubscribe:${password}@127.0.0.1:${front.port}/${db.info.database}`,
       UNSUBSCRIBE_NO_LOOPBACK_EXEMPTION: '1',
+      DENO_CERT: certificates.caFile, // the pinned CA replaces the runtime's trust store
     });
     try {
       const before = await doNotEmail();
@@ -153,9 +186,9 @@ describe('the unsubscribe function', () => {
       expect(response.status).toBe(503);
       expect(await response.text()).toContain('could not be recorded right now');
       expect(await doNotEmail()).toEqual(before);
-      expect(remote.stderr()).toMatch(/unsubscribe failed: .*certificate/i);
-      expect(remote.stderr()).not.toContain(password);
-      expect(remote.stderr()).not.toContain(fn.secret);
+      expect(remote.output()).toMatch(/unsubscribe failed: .*certificate/i);
+      expect(remote.output()).not.toContain(password);
+      expect(remote.output()).not.toContain(fn.secret);
     } finally {
       await remote.stop();
       front.close();

@@ -4,7 +4,7 @@
  * list (200, idempotent). A GET (a link scanner, a person's browser) changes nothing. The
  * function reads nothing of the list: its database role may only call private.unsubscribe.
  */
-import { unsubscribe } from './database.ts';
+import { connection, unsubscribe } from './database.ts';
 import { readToken, unsubscribeKey } from './token.ts';
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
@@ -20,8 +20,9 @@ function required(name: string): string {
   return value;
 }
 
+// Both checked as the function starts: a wrong setting stops it, saying which and why.
 const key = unsubscribeKey(required('UNSUBSCRIBE_SECRET'));
-const databaseUrl = required('UNSUBSCRIBE_DB_URL');
+const database = connection(required('UNSUBSCRIBE_DB_URL'));
 
 /** The body of a one-click POST: form-encoded (RFC 8058) or multipart, with List-Unsubscribe=One-Click. */
 async function isOneClick(request: Request): Promise<boolean> {
@@ -39,12 +40,15 @@ export async function handle(request: Request): Promise<Response> {
   }
   const hash = await readToken(await key, new URL(request.url).searchParams.get('token') ?? '');
   if (!hash) {
-    return answer(403, `This unsubscribe link is not valid (altered or cut short): nothing changed. ${HOW}`);
+    return answer(
+      403,
+      `This unsubscribe link is not valid (altered, cut short, or a test message's): nothing changed. ${HOW}`,
+    );
   }
   try {
-    await unsubscribe(databaseUrl, hash);
+    await unsubscribe(database, hash);
   } catch (error) {
-    // The reason only (the connection string holds a password and is never part of an error).
+    // The reason only: pg never sees the URL, and its errors name no password.
     console.error(`unsubscribe failed: ${error instanceof Error ? error.message : 'unknown error'}`);
     return answer(
       503,
