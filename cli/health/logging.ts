@@ -151,9 +151,9 @@ export async function checkLogging(db: pg.Client): Promise<Finding> {
   return problem(
     'logs',
     `The server log receives addresses: ${risks.join(' ')}`,
-    'Run each statement named as postgres (on Supabase, supautils lets it set these for itself and the API roles); ' +
-      "a setting in the server's configuration: Dashboard → Project Settings → Database → configuration, or " +
-      'support; elsewhere ALTER SYSTEM as a superuser, then select pg_reload_conf(). ' +
-      "A role's new settings apply from its next login.",
+    'Run each statement named as postgres (on Supabase, supautils lets it set these for itself and the API ' +
+      "roles, except pgaudit.log_parameter: ask support); a setting in the server's configuration: Dashboard → " +
+      'Project Settings → Database → configuration, or support; elsewhere ALTER SYSTEM as a superuser, then ' +
+      "select pg_reload_conf(). A role's new settings apply from its next login.",
   );
 }
