@@ -5,11 +5,12 @@
  * file's own database (over the migrations' role settings, which keep parameters out), shows that
  * a signup's address then reaches the shared server's log, and reads what the owner is told.
  */
-import { afterEach, describe, expect, inject, it } from 'vitest';
+import { afterEach, describe, expect, it } from 'vitest';
 import { insertEmail } from '../../supabase/harness/api-request';
 import { hasLibrary } from '../../supabase/harness/cluster';
 import { connect } from '../../supabase/harness/database';
 import { serverLogFromNow } from '../../supabase/tests/server-log';
+import { sharedDatabase } from '../../supabase/tests/shared-server';
 import { checkLogging, loggingRisks } from '../health/logging';
 import { keysInit } from './keys-init';
 import { asSuperuser, useOwnDatabase } from './own-database';
@@ -128,7 +129,7 @@ describe('logging settings that would write an address', () => {
   });
 
   // pgaudit, preloaded by the harness where installed (apt-get install postgresql-<major>-pgaudit; .ci/run does).
-  it.skipIf(!hasLibrary(inject('database').binDir, 'pgaudit'))(
+  it.skipIf(!hasLibrary(sharedDatabase().binDir, 'pgaudit'))(
     'pgaudit with log_parameter: the signup is logged with its address, and the owner is told',
     async () => {
       await loggedAndNamed(
