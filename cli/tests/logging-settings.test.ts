@@ -31,13 +31,15 @@ async function risksNow(): Promise<string[]> {
   }
 }
 
-/** Each setting for `authenticator` in this database only: the server's other databases keep theirs. */
-const forTheApi = (settings: Record<string, string>) =>
-  Promise.all(
-    Object.entries(settings).map(([name, value]) =>
-      asSuperuser(db, `alter role authenticator in database ${NAME} set ${name} = '${value}'`),
-    ),
-  );
+/**
+ * Each setting for `authenticator` in this database only: the server's other databases keep theirs.
+ * One after another: two first settings at once would both insert the role's pg_db_role_setting row.
+ */
+async function forTheApi(settings: Record<string, string>): Promise<void> {
+  for (const [name, value] of Object.entries(settings)) {
+    await asSuperuser(db, `alter role authenticator in database ${NAME} set ${name} = '${value}'`);
+  }
+}
 
 let signups = 0;
 /** A new address signed up through a new Data API session (role settings apply at login); its log so far. */
