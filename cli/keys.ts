@@ -85,7 +85,7 @@ async function withNewOwnerKey<T>(
 
 /** Sealing keeps addresses out of the tables and the WAL, not out of a log that records them as they arrive. */
 async function warnAboutLogs(db: pg.Client): Promise<void> {
-  for (const risk of await loggingRisks(db)) say(`Warning: the server log receives signups' addresses: ${risk}`);
+  for (const risk of await loggingRisks(db)) say(`Warning: the server log receives addresses: ${risk}`);
 }
 
 const KEY_FILE_NEEDED = (command: string) =>

@@ -1,74 +1,159 @@
 /**
- * Whether the server's log would receive a signup's address. PostgREST sends each signup's body
- * as a query parameter: a setting that logs statements with their parameters, or refused
- * statements with theirs, writes the address to the log (supabase/security.md, "What each copy
- * opens"). The log_* settings are superuser-only in PostgreSQL: the fix is the server's.
+ * Whether the server's log would receive an address. PostgREST sends each signup's body as a
+ * query parameter, and the owner's erase and suppress send addresses the same way: a setting that
+ * logs statements with their parameters, refused statements with theirs, or plans (which show a
+ * parameter's value) writes an address to the log (supabase/security.md, "Logs"). Each session
+ * that sends addresses is read with its own settings (logging-settings.ts); each setting that
+ * would log one is named once, with where it is set and its fix.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';
+import { loggingSessions, type Origin, type Session, type Setting } from './logging-settings.ts';
 
-const NAMES = [
-  'log_statement',
-  'log_min_duration_statement',
-  'log_parameter_max_length',
-  'log_parameter_max_length_on_error',
-  'shared_preload_libraries',
-  'session_preload_libraries',
-  'auto_explain.log_min_duration',
-  'auto_explain.log_parameter_max_length',
-  'pgaudit.log',
-  'pgaudit.log_parameter',
-];
+const off = (value: string | undefined) => value === undefined || value.trim().startsWith('-');
+const zero = (value: string | undefined) => value !== undefined && Number.parseFloat(value) === 0;
+const truthy = (value: string | undefined) => ['on', 'true', 'yes', '1'].includes(value?.trim().toLowerCase() ?? '');
 
-/** Each setting that would log an address, in words, with its fix; none when the log stays clean. */
-export async function loggingRisks(db: pg.Client | pg.PoolClient): Promise<string[]> {
-  const { rows } = await db.query<{ name: string; setting: string }>(
-    'select name, setting from pg_settings where name = any ($1)',
-    [NAMES],
-  );
-  const get = (name: string) => rows.find((row) => row.name === name)?.setting;
-  const withParameters = get('log_parameter_max_length') !== '0';
-  const preloaded = `${get('shared_preload_libraries') ?? ''},${get('session_preload_libraries') ?? ''}`;
-  const risks: string[] = [];
+/** Where a setting is set, as the statement that set it. */
+function where({ origin }: Setting): string {
+  switch (origin.layer) {
+    case 'server':
+      return "the server's configuration";
+    case 'database':
+      return `ALTER DATABASE ${origin.database} SET`;
+    case 'role':
+      return `ALTER ROLE ${origin.role} SET`;
+    case 'role in database':
+      return `ALTER ROLE ${origin.role} IN DATABASE ${origin.database} SET`;
+    case 'request':
+      return `ALTER ROLE ${origin.role} SET, applied to each request by PostgREST`;
+  }
+}
+
+const shown = (setting: Setting) => `${setting.name} = '${setting.value}' (${where(setting)})`;
+
+/**
+ * The statement that gives `session` the value `assignment`, over the value it has now from
+ * `origin`: a role's setting wins over the server's and the database's, one for the role in this
+ * database over that, and only PostgREST's reload after a reset removes a request role's.
+ */
+function setFor(session: Session, origin: Origin, assignment: string): string {
+  const name = assignment.split(' ')[0];
+  if (origin.layer === 'request') return `ALTER ROLE ${origin.role} RESET ${name}, then NOTIFY pgrst, 'reload config'`;
+  if (origin.layer === 'role in database')
+    return `ALTER ROLE ${session.login} IN DATABASE ${origin.database} SET ${assignment}`;
+  return `ALTER ROLE ${session.login} SET ${assignment}`;
+}
+
+type Risk = { cause: Setting; says: string; fix: string };
+
+/** The settings that would log an address in `session`, each with what it logs and its fix. */
+function risksOf(session: Session): Risk[] {
+  const get = (name: string) => session.settings.get(name);
+  const value = (name: string) => get(name)?.value;
+  const risks: Risk[] = [];
+  const parameters = get('log_parameter_max_length');
+  const withParameters = !zero(parameters?.value ?? '-1');
+  /** Statements logged with their parameters unless log_parameter_max_length is 0. */
+  const logged = (cause: Setting | undefined, says: string, orFix: string) => {
+    if (!cause || !withParameters) return;
+    risks.push({
+      cause,
+      says: `${says}, with its parameters`,
+      fix: `${setFor(session, parameters?.origin ?? { layer: 'server' }, 'log_parameter_max_length = 0')}, or ${orFix}`,
+    });
+  };
+
+  // 'mod' covers the owner's DELETE and INSERT, not PostgREST's insert (a SELECT over a
+  // data-modifying WITH: tests/logging-settings.test.ts shows both).
   const statement = get('log_statement');
-  if ((statement === 'all' || statement === 'mod') && withParameters) {
-    risks.push(`log_statement = '${statement}' logs every signup with its parameters: set it to 'ddl' or 'none'.`);
-  }
-  const slow = Number(get('log_min_duration_statement') ?? -1);
-  if (slow >= 0 && withParameters) {
-    risks.push(
-      `log_min_duration_statement = ${slow} ms logs a signup slower than that with its parameters: set it to -1, ` +
-        'or log_parameter_max_length to 0.',
+  if (statement?.value === 'all' || (statement?.value === 'mod' && session.owner)) {
+    logged(
+      statement,
+      `logs every statement${statement.value === 'mod' ? ' that writes' : ''}`,
+      "set it to 'ddl' or 'none'",
     );
   }
-  if (get('log_parameter_max_length_on_error') !== undefined && get('log_parameter_max_length_on_error') !== '0') {
-    risks.push(
-      `log_parameter_max_length_on_error = ${get('log_parameter_max_length_on_error')} logs a refused signup's ` +
-        'parameters (a duplicate, a malformed address): set it to 0.',
-    );
+  const slow = get('log_min_duration_statement');
+  if (!off(slow?.value)) logged(slow, 'logs each statement slower than that', 'set it to -1');
+  const sampled = get('log_min_duration_sample');
+  if (!off(sampled?.value) && !zero(value('log_statement_sample_rate') ?? '1')) {
+    logged(sampled, 'logs a sample of the statements slower than that', 'set it to -1');
   }
-  const explained = /\bauto_explain\b/.test(preloaded) && Number(get('auto_explain.log_min_duration') ?? -1) >= 0;
-  const explainParameters = get('auto_explain.log_parameter_max_length');
-  if (explained && explainParameters !== undefined && explainParameters !== '0') {
-    risks.push(
-      `auto_explain (auto_explain.log_min_duration = ${get('auto_explain.log_min_duration')} ms) logs plans with ` +
-        'their parameters: set auto_explain.log_parameter_max_length to 0, or auto_explain.log_min_duration to -1.',
-    );
+  const transactions = get('log_transaction_sample_rate');
+  if (!zero(transactions?.value ?? '0')) {
+    logged(transactions, 'logs every statement of a sample of transactions', 'set it to 0');
   }
-  const audit = get('pgaudit.log');
-  if (audit !== undefined && audit !== 'none' && get('pgaudit.log_parameter') === 'on') {
-    risks.push(`pgaudit.log_parameter = on (pgaudit.log = '${audit}') logs statements' parameters: set it to off.`);
+
+  const onError = get('log_parameter_max_length_on_error');
+  if (onError && !zero(onError.value)) {
+    risks.push({
+      cause: onError,
+      says: "logs a refused statement's parameters (a duplicate signup, a malformed address)",
+      fix: setFor(session, onError.origin, 'log_parameter_max_length_on_error = 0'),
+    });
+  }
+
+  const explain = get('auto_explain.log_min_duration');
+  if (session.loaded('auto_explain') && explain && !off(explain.value)) {
+    risks.push({
+      cause: explain,
+      says:
+        "logs the plans of statements slower than that, and a plan shows a parameter's value " +
+        '(PostgreSQL 16 and later also list the parameters)',
+      fix: setFor(session, explain.origin, 'auto_explain.log_min_duration = -1'),
+    });
+  }
+
+  const auditParameters = get('pgaudit.log_parameter');
+  const audited = !['', 'none'].includes(value('pgaudit.log')?.trim() ?? '') || (value('pgaudit.role') ?? '') !== '';
+  if (session.loaded('pgaudit') && audited && auditParameters && truthy(auditParameters.value)) {
+    risks.push({
+      cause: auditParameters,
+      says: "logs audited statements' parameters",
+      fix: setFor(session, auditParameters.origin, 'pgaudit.log_parameter = off'),
+    });
   }
   return risks;
 }
 
+/** How the owner knows a session: the Data API's request role, or the login role of the owner's commands. */
+const who = (session: Session) =>
+  session.requestRole ? `the Data API as ${session.requestRole}` : `sessions of ${session.login}`;
+
+/** Each setting that would log an address, in words, with its fix; none when the log stays clean. */
+export async function loggingRisks(db: pg.Client | pg.PoolClient): Promise<string[]> {
+  const found = new Map<string, { risk: Risk; sessions: Session[] }>();
+  const all = await loggingSessions(db);
+  const apiSessions = all.filter((session) => session.requestRole).length;
+  for (const session of all) {
+    for (const risk of risksOf(session)) {
+      const key = `${shown(risk.cause)}|${risk.fix}`;
+      const entry = found.get(key) ?? { risk, sessions: [] };
+      entry.sessions.push(session);
+      found.set(key, entry);
+    }
+  }
+  return [...found.values()].map(({ risk, sessions }) => {
+    const api = sessions.filter((session) => session.requestRole);
+    const names = [
+      ...(api.length === apiSessions ? ['the Data API'] : api.map(who)),
+      ...sessions.filter((session) => !session.requestRole).map(who),
+    ];
+    const them = names.join(', ');
+    return `${them[0].toUpperCase()}${them.slice(1)}: ${shown(risk.cause)} ${risk.says}. Fix: ${risk.fix}.`;
+  });
+}
+
 export async function checkLogging(db: pg.Client): Promise<Finding> {
   const risks = await loggingRisks(db);
-  if (!risks.length) return ok('logs', 'No logging setting writes a signup’s address to the server log.');
+  if (!risks.length) return ok('logs', 'No logging setting writes an address to the server log.');
   return problem(
     'logs',
-    `The server log receives signups' addresses: ${risks.join(' ')}`,
-    'On Supabase: Dashboard → Project Settings → Database → configuration, or ask support (these settings are ' +
-      'superuser-only); elsewhere ALTER SYSTEM as a superuser, then select pg_reload_conf().',
+    `The server log receives addresses: ${risks.join(' ')}`,
+    'Run each statement named as postgres (on Supabase, supautils lets it set these for itself and the API ' +
+      "roles, except pgaudit.log_parameter: ask support); a setting in the server's configuration: Dashboard → " +
+      'Project Settings → Database → configuration, or support; elsewhere ALTER SYSTEM as a superuser, then ' +
+      "select pg_reload_conf(). A role's new settings apply from its next login.",
   );
 }

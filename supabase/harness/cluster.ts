@@ -63,6 +63,9 @@ export function findServerBinaries(): string {
   return found;
 }
 
+/** Whether the server has the loadable library `name` (an extension or a module such as auto_explain). */
+export const hasLibrary = (binDir: string, name: string) => existsSync(join(binDir, '..', 'lib', `${name}.so`));
+
 /** PostgreSQL refuses to run as root: as root, run the server tools as the `postgres` user. */
 function serverUser(): { uid: number; gid: number } | undefined {
   if (process.getuid?.() !== 0) return undefined;
@@ -127,10 +130,13 @@ export async function startCluster({
   if (!durable) settings.push('-c fsync=off', '-c synchronous_commit=off', '-c full_page_writes=off');
   // pg_cron, as on Supabase (Debian: apt-get install -y postgresql-<major>-cron). Its jobs run in
   // background workers: the server has no TCP listener for pg_cron to connect to.
-  const cron = existsSync(join(binDir, '..', 'lib', 'pg_cron.so'));
+  const cron = hasLibrary(binDir, 'pg_cron');
+  // auto_explain and pgaudit, preloaded as on Supabase, each logging nothing until a setting turns it
+  // on (what cli/health/logging.ts reads; pgaudit: apt-get install -y postgresql-<major>-pgaudit).
+  const preload = ['pg_cron', 'auto_explain', 'pgaudit'].filter((name) => hasLibrary(binDir, name));
+  if (preload.length) settings.push(`-c shared_preload_libraries=${preload.join(',')}`);
   if (cron) {
     settings.push(
-      '-c shared_preload_libraries=pg_cron',
       `-c cron.database_name=${DATABASE}`,
       '-c cron.use_background_workers=on',
       '-c cron.max_running_jobs=4',

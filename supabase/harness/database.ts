@@ -25,6 +25,12 @@ const supabaseRoles = `
   create role authenticator login noinherit;
   grant anon, authenticated, service_role to authenticator, postgres;
 `;
+/**
+ * Supabase's supautils lets `postgres` set, for itself and for the API roles, the superuser-only
+ * settings in its `privileged_role_allowed_configs` (supabase/security.md, "Logs", cites the list).
+ * Here the superuser grants the two the migrations set; `postgres` already has CREATEROLE.
+ */
+const supautilsSettings = 'grant set on parameter log_parameter_max_length, auto_explain.log_min_duration to postgres';
 const createDatabase = (locale: string) =>
   `create database ${DATABASE} owner postgres encoding 'UTF8' locale '${locale}' template template0`;
 
@@ -70,6 +76,7 @@ export async function createSupabaseDatabase(cluster: Cluster): Promise<Connecti
   const admin = await connect(info, SUPERUSER);
   try {
     await admin.query(supabaseRoles);
+    await admin.query(supautilsSettings);
     await admin.query(createDatabase(cluster.locale));
   } finally {
     await admin.end();

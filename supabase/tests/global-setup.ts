@@ -10,6 +10,8 @@ declare module 'vitest' {
     databases: ConnectionInfo[];
     /** Each database's owner private key, armored (sealed.ts, storedAs). */
     ownerKeys: string[];
+    /** Each server's log file (server-log.ts). */
+    serverLogs: string[];
   }
 }
 
@@ -47,6 +49,10 @@ export default async function setup(project: TestProject) {
   project.provide(
     'ownerKeys',
     servers.map(({ ownerKey }) => ownerKey),
+  );
+  project.provide(
+    'serverLogs',
+    servers.map(({ cluster }) => cluster.logFile),
   );
   return stopAll;
 }

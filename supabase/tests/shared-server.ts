@@ -24,3 +24,8 @@ export function sharedDatabase(): ConnectionInfo {
 export function sharedOwnerKey(): string {
   return inject('ownerKeys')[serverIndex()];
 }
+
+/** The log file of this worker's server (server-log.ts reads it). */
+export function sharedServerLog(): string {
+  return inject('serverLogs')[serverIndex()];
+}

@@ -1,0 +1,152 @@
+/**
+ * The logging settings of each session that sends addresses to the database, as PostgreSQL and
+ * PostgREST combine them, with where each value comes from:
+ * - the Data API: PostgREST logs in as `authenticator` (the server's value, then the database's,
+ *   the role's, the role's in this database: PostgreSQL's order), and applies each request's role's
+ *   own settings on top (`ALTER ROLE anon SET`), those of context `user` or that `authenticator`
+ *   may SET (PostgREST's queryRoleSettings, supabase/security.md "Logs");
+ * - the owner's commands: `postgres` and DATABASE_URL's role (erase and suppress send addresses).
+ * Read from pg_settings and pg_db_role_setting, which every role may read. A server value that
+ * DATABASE_URL's role's own setting hides from this session is taken as PostgreSQL's default.
+ */
+import type pg from 'pg';
+
+export const LOGGING_SETTINGS = [
+  'log_statement',
+  'log_min_duration_statement',
+  'log_min_duration_sample',
+  'log_statement_sample_rate',
+  'log_transaction_sample_rate',
+  'log_parameter_max_length',
+  'log_parameter_max_length_on_error',
+  'shared_preload_libraries',
+  'session_preload_libraries',
+  'local_preload_libraries',
+  'auto_explain.log_min_duration',
+  'pgaudit.log',
+  'pgaudit.role',
+  'pgaudit.log_parameter',
+];
+
+const API_ROLES = ['anon', 'authenticated', 'service_role'];
+const API_LOGIN = 'authenticator';
+
+export type Origin =
+  | { layer: 'server' }
+  | { layer: 'database'; database: string }
+  | { layer: 'role'; role: string }
+  | { layer: 'role in database'; role: string; database: string }
+  | { layer: 'request'; role: string };
+
+export type Setting = { name: string; value: string; origin: Origin };
+
+/** One kind of session: its login role, the Data API's request role, and the settings it runs with. */
+export type Session = {
+  login: string;
+  requestRole?: string;
+  /** The owner's commands, which also write by address (DELETE, INSERT: what log_statement = 'mod' logs). */
+  owner: boolean;
+  settings: Map<string, Setting>;
+  /** Libraries whose settings this session sees as loaded: preloaded anywhere, or visible in pg_settings here. */
+  loaded: (library: string) => boolean;
+};
+
+type ServerRow = {
+  name: string;
+  setting: string;
+  boot_val: string;
+  context: string;
+  source: string;
+  api_may_set: boolean;
+};
+type RoleRow = { role: string | null; database: string | null; config: string[] };
+
+/** Sources that mean the value came from a database or role setting (read below) or this session. */
+const NOT_THE_SERVERS = new Set(['database', 'user', 'database user', 'client', 'session', 'interactive']);
+
+/** `name=value` as pg_db_role_setting stores it (the value unquoted). */
+function parseConfig(entry: string): [string, string] {
+  const at = entry.indexOf('=');
+  return [entry.slice(0, at), entry.slice(at + 1)];
+}
+
+export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Session[]> {
+  const server = await db.query<ServerRow>(
+    `select name, setting, boot_val, context, source,
+            exists (select from pg_roles where rolname = $2)
+              and has_parameter_privilege($2, name, 'SET') as api_may_set
+     from pg_settings where name = any ($1)`,
+    [LOGGING_SETTINGS, API_LOGIN],
+  );
+  const { rows: here } = await db.query<{ database: string; user: string }>(
+    'select current_database() as database, current_user as user',
+  );
+  const { database, user } = here[0];
+  const logins = [...new Set([API_LOGIN, 'postgres', user])];
+  const roles = await db.query<RoleRow>(
+    `select r.rolname as role, d.datname as database, s.setconfig as config
+     from pg_db_role_setting s
+     left join pg_roles r on r.oid = s.setrole
+     left join pg_database d on d.oid = s.setdatabase
+     where (s.setdatabase = 0 or d.datname = current_database())
+       and (s.setrole = 0 or r.rolname = any ($1))`,
+    [[...logins, ...API_ROLES]],
+  );
+
+  const serverLayer = new Map<string, Setting>();
+  for (const row of server.rows) {
+    const value = NOT_THE_SERVERS.has(row.source) ? row.boot_val : row.setting;
+    serverLayer.set(row.name, { name: row.name, value, origin: { layer: 'server' } });
+  }
+  const layer = (role: string | null, inDatabase: boolean): Setting[] =>
+    roles.rows
+      .filter((row) => row.role === role && (row.database !== null) === inDatabase)
+      .flatMap((row) =>
+        row.config.map(parseConfig).map(([name, value]): Setting => {
+          const origin: Origin =
+            role === null
+              ? { layer: 'database', database }
+              : inDatabase
+                ? { layer: 'role in database', role, database }
+                : { layer: 'role', role };
+          return { name, value, origin };
+        }),
+      );
+  /** What PostgREST applies of a request role's settings (its role-wide ones only: pg_roles.rolconfig). */
+  const perRequest = (role: string): Setting[] =>
+    layer(role, false)
+      .filter(({ name }) => server.rows.some((row) => row.name === name && (row.context === 'user' || row.api_may_set)))
+      .map((setting) => ({ ...setting, origin: { layer: 'request', role } }));
+  const visibleHere = (library: string) => server.rows.some((row) => row.name.startsWith(`${library}.`));
+
+  const session = (login: string, owner: boolean, requestRole?: string): Session => {
+    const settings = new Map<string, Setting>();
+    const layers = [
+      [...serverLayer.values()],
+      layer(null, true),
+      layer(login, false),
+      layer(login, true),
+      requestRole ? perRequest(requestRole) : [],
+    ];
+    for (const setting of layers.flat()) settings.set(setting.name, setting);
+    const preloads = ['shared_preload_libraries', 'session_preload_libraries', 'local_preload_libraries'];
+    const loaded = (library: string) =>
+      visibleHere(library) ||
+      preloads.some((name) =>
+        (settings.get(name)?.value ?? '')
+          .split(',')
+          .map((entry) =>
+            entry
+              .trim()
+              .replace(/^"|"$/g, '')
+              .replace(/^\$libdir\/(plugins\/)?/, ''),
+          )
+          .includes(library),
+      );
+    return { login, requestRole, owner, settings, loaded };
+  };
+  return [
+    ...API_ROLES.map((role) => session(API_LOGIN, false, role)),
+    ...logins.filter((login) => login !== API_LOGIN).map((login) => session(login, true)),
+  ];
+}
