@@ -130,17 +130,18 @@ describe('logging settings that would write an address', () => {
     await loggedAndNamed(test.settings, test.named, test.twice);
   });
 
-  // pgaudit, preloaded by the harness where installed (apt-get install postgresql-<major>-pgaudit; .ci/run does).
-  it.skipIf(!hasLibrary(sharedDatabase().binDir, 'pgaudit'))(
-    'pgaudit with log_parameter: the signup is logged with its address, and the owner is told',
-    async () => {
-      await loggedAndNamed(
-        { 'pgaudit.log': 'all', 'pgaudit.log_parameter': 'on' },
-        `The Data API: pgaudit.log_parameter = 'on' (${AS_API}) logs audited statements' parameters. ` +
-          `Fix: ${AS_API} pgaudit.log_parameter = off.`,
-      );
-    },
-  );
+  // pgaudit, preloaded by the harness (apt-get install postgresql-<major>-pgaudit; .ci/run does).
+  it('pgaudit with log_parameter: the signup is logged with its address, and the owner is told', async () => {
+    expect(
+      hasLibrary(sharedDatabase().binDir, 'pgaudit'),
+      'pgaudit is not installed: apt-get install postgresql-<major>-pgaudit (.ci/run does)',
+    ).toBe(true);
+    await loggedAndNamed(
+      { 'pgaudit.log': 'all', 'pgaudit.log_parameter': 'on' },
+      `The Data API: pgaudit.log_parameter = 'on' (${AS_API}) logs audited statements' parameters. ` +
+        `Fix: ${AS_API} pgaudit.log_parameter = off.`,
+    );
+  });
 
   it("log_statement = 'mod' logs the owner's erase with its address, not a signup (a SELECT over an INSERT)", async () => {
     await forTheApi({ log_statement: 'mod', log_parameter_max_length: '-1' });
