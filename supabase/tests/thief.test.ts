@@ -15,7 +15,7 @@
  */
 import { execFile } from 'node:child_process';
 import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import { cpSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
