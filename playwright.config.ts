@@ -33,7 +33,8 @@ export default defineConfig<{ mockLayer: MockLayer }>({
   use: {
     ...devices['Desktop Chrome'],
     launchOptions: { executablePath: chromiumPath(), args: ['--disable-gpu', '--disable-quic'] },
-    trace: 'retain-on-failure',
+    // Actions, DOM snapshots, network and console; no screencast frames, which cost every test CPU.
+    trace: { mode: 'retain-on-failure', screenshots: false },
   },
   projects: [
     {
