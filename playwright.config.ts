@@ -1,5 +1,5 @@
 import { defineConfig, devices } from '@playwright/test';
-import { chromiumPath } from './e2e/browser';
+import { testChromiumPath } from './e2e/browser';
 import { E2E_SUPABASE_URL } from './e2e/e2e-backend';
 import { inExtraEngines } from './e2e/engines';
 import type { MockLayer } from './e2e/fixtures';
@@ -32,7 +32,7 @@ export default defineConfig<{ mockLayer: MockLayer }>({
   // Chromium for every project; E2E_ENGINES adds projects in other engines (e2e/engines.ts).
   use: {
     ...devices['Desktop Chrome'],
-    launchOptions: { executablePath: chromiumPath(), args: ['--disable-gpu', '--disable-quic'] },
+    launchOptions: { executablePath: testChromiumPath(), args: ['--disable-gpu', '--disable-quic'] },
     // Actions, DOM snapshots, network and console; no screencast frames, which cost every test CPU.
     trace: { mode: 'retain-on-failure', screenshots: false },
   },

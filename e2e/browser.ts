@@ -15,6 +15,19 @@ export function chromiumPath(): string | undefined {
   );
 }
 
+const HEADLESS_SHELL = '/usr/bin/chromium-headless-shell';
+
+/**
+ * The Chromium the tests drive: CHROMIUM_PATH if set; else Debian's chromium-headless-shell, Chromium's
+ * own headless build (what Playwright runs headless by default), which spends far less CPU on a
+ * busy 2-core machine than the full browser (README, "Tests"); else chromiumPath(). It cannot show a
+ * window: to watch a test (--headed, --debug), set CHROMIUM_PATH=/usr/bin/chromium.
+ */
+export function testChromiumPath(): string | undefined {
+  if (!process.env.CHROMIUM_PATH && existsSync(HEADLESS_SHELL)) return HEADLESS_SHELL;
+  return chromiumPath();
+}
+
 /**
  * Debian's Firefox ESR (or FIREFOX_PATH), which e2e/firefox-esr.*.spec.ts drive through
  * puppeteer-core: a Firefox that keeps a failed module import for the page's life.
