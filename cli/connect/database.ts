@@ -79,6 +79,8 @@ export async function withDatabase<T>(
   options: { longQueries?: boolean } = {},
 ): Promise<T> {
   const db = new pg.Client(databaseConfig(options));
+  // A lost connection: the query under way rejects with it, and so does any later one.
+  db.on('error', () => undefined);
   await db.connect();
   try {
     return await work(db);
