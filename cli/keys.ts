@@ -3,41 +3,17 @@ import { Command } from 'commander';
 import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
 import { loggingRisks } from './health/logging.ts';
+import { compact, COMPACT_LATER, compactSealed } from './keys-compact.ts';
+import { ownerKeyHeld, publicKeyDigest } from './seal/held.ts';
 import { installOwnerKey } from './seal/install.ts';
 import { newOwnerKeyPair, type OwnerKey, parseOwnerKey } from './seal/owner-key.ts';
 import { recoveryKey } from './seal/recovery-input.ts';
-import { compactList } from './seal/reseal.ts';
 import { checkedRatchet, sealState } from './seal/sealed-list.ts';
-import { FORGET_BY_HAND, forgetAddressSamples } from './seal/statistics.ts';
 import { upgradeList } from './seal/upgrade.ts';
 import { say, UsageError } from './terminal.ts';
 
 /** Sealing a long list and rewriting its tables take longer than a short query may. */
 const LONG = { longQueries: true };
-
-/**
- * After sealing: no old row version keeps what was just sealed, and no column sample keeps an
- * address (cli/seal/statistics.ts). What is left, and who may remove it, is said plainly.
- */
-async function compact(db: pg.Client): Promise<void> {
-  if (!(await compactList(db))) {
-    say('The list was busy: its old row versions are still on disk. At a quiet moment, in the SQL editor:');
-    say('  vacuum (full, analyze) public.waiting_list, private.waiting_list_keys, private.seal_key;');
-  }
-  const { resampled, rewritten, databaseOwner } = await forgetAddressSamples(db);
-  if (!resampled || !rewritten) {
-    say("PostgreSQL's column statistics (pg_statistic) may still hold addresses sampled before the list was sealed.");
-    say(
-      rewritten
-        ? 'Once every row is sealed (waitlist count), in the SQL editor:'
-        : `Rewriting them takes the database's owner (${databaseOwner}) or a superuser; as ${databaseOwner}, ` +
-            'once every row is sealed (waitlist count):',
-    );
-    say(`  ${FORGET_BY_HAND}`);
-  }
-  say('The WAL written before now still holds what the list held, until the server writes over its files, and');
-  say("archives and backups of it keep it while they are kept (supabase/security.md, 'What keys init leaves').");
-}
 
 /** Writes the private key to a new file only its owner may read; a UsageError if the file exists. */
 async function writeKeyFile(path: string, armored: string): Promise<void> {
@@ -56,9 +32,10 @@ async function writeKeyFile(path: string, armored: string): Promise<void> {
 /**
  * Makes the owner's key pair, writes the private key to `keyFile`, and runs `work` with the public
  * key and the private key as read back from the file. `work` calls `installed()` once the database
- * holds the public key for good. A `work` that fails before that takes the file away again (a key
- * that opens nothing is not one to keep by mistake); after it, the file is kept whatever happens:
- * from then on it alone opens what the database seals.
+ * holds the public key for good, then seals and compacts. A `work` that fails takes the file away
+ * again only if the database certainly does not hold the public key (asked afresh: a COMMIT whose
+ * reply was lost may have installed it); otherwise the file is kept whatever happens: from then on
+ * it alone opens what the database seals.
  */
 async function withNewOwnerKey<T>(
   keyFile: string,
@@ -72,13 +49,23 @@ async function withNewOwnerKey<T>(
     const saved = await parseOwnerKey(await readFile(keyFile, 'utf8'), `The saved file ${keyFile}`);
     return await work(pair.publicKey, saved, () => (inUse = true));
   } catch (error) {
-    if (!inUse) {
+    const held = inUse || (await ownerKeyHeld(pair.publicKey));
+    if (held === false) {
       await rm(keyFile, { force: true });
       throw error;
     }
     keptPrivately(keyFile);
-    say('The database holds your public key already; the addresses not sealed yet are sealed by the');
-    say('hourly job (waitlist-seal-pending), or run the command that failed below again later.');
+    if (held) {
+      say('The database holds your public key already, so keep that file. The command failed after installing');
+      say(`it: to seal what is left and clean up after sealing, run (safe to run again): ${COMPACT_LATER}`);
+    } else {
+      say('The command failed, and then could not ask the database whether it holds your public key: it may, if');
+      say('the connection failed as the key was being installed, so the file is kept. In the SQL editor run');
+      say(
+        `  select encode(sha256(public_key), 'hex') = '${publicKeyDigest(pair.publicKey)}' as yours from private.owner_key;`,
+      );
+      say(`If it says true, keep the file and run ${COMPACT_LATER}; if no row or false, delete the file.`);
+    }
     throw error;
   }
 }
@@ -106,10 +93,11 @@ async function init(options: { keyFile?: string }): Promise<void> {
       throw new UsageError('The list is sealed by the older recovery-key ratchet: move it over with keys upgrade.');
     }
     await warnAboutLogs(db);
-    const sealed = await withNewOwnerKey(keyFile, (publicKey, saved, installed) =>
-      installOwnerKey(db, publicKey, saved, installed),
-    );
-    await compact(db);
+    const sealed = await withNewOwnerKey(keyFile, async (publicKey, saved, installed) => {
+      const sealed = await installOwnerKey(db, publicKey, saved, installed);
+      await compact(db);
+      return sealed;
+    });
     keptPrivately(keyFile);
     say(`Sealed ${sealed} stored addresses. From now on every signup is sealed with a key of its hour,`);
     say('which the database holds in clear only during that hour, and for you only wrapped to your key.');
@@ -125,10 +113,11 @@ async function upgrade(options: { keyFile?: string }): Promise<void> {
     if (!state.started) throw new UsageError('The list is not sealed yet: run keys init.');
     const ratchet = checkedRatchet(await recoveryKey('keys upgrade'), state);
     await warnAboutLogs(db);
-    const sealed = await withNewOwnerKey(keyFile, (publicKey, saved, installed) =>
-      upgradeList(db, ratchet, publicKey, saved, installed),
-    );
-    await compact(db);
+    const sealed = await withNewOwnerKey(keyFile, async (publicKey, saved, installed) => {
+      const sealed = await upgradeList(db, ratchet, publicKey, saved, installed);
+      await compact(db);
+      return sealed;
+    });
     keptPrivately(keyFile);
     say(`Sealed ${sealed} addresses again under a key wrapped to yours; the ratchet's chain is deleted and the`);
     say('recovery key opens nothing from now on. Every new signup is sealed with a key of its hour.');
@@ -157,6 +146,15 @@ export function keysCommand(): Command {
       )
       .option('--key-file <file>', 'the new file for your private key (refused if it exists)')
       .action(upgrade)
+      .exitOverride(),
+  );
+  keys.addCommand(
+    new Command('compact')
+      .description(
+        'Redo what keys init and keys upgrade do after sealing, if they could not finish it: seal any address ' +
+          "still stored as typed, rewrite the list's tables and its column statistics. Safe to run again.",
+      )
+      .action(compactSealed)
       .exitOverride(),
   );
   return keys;

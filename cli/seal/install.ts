@@ -48,7 +48,12 @@ export async function installOwnerKey(
     await db.query('insert into private.owner_key (public_key) values ($1)', [publicKey]);
   });
   installed();
-  // Waits for every signup that began before the commit (it may have stored its address as typed).
+  return sealStored(db);
+}
+
+/** Seals every address still stored as typed (private.seal_pending); returns how many. */
+export async function sealStored(db: pg.Client): Promise<number> {
+  // Waits for every signup that began before now (it may have stored its address as typed).
   await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
   const { rows } = await db.query<{ changed: number }>(longQuery('select private.seal_pending() as changed'));
   return rows[0].changed;

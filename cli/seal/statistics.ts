@@ -19,11 +19,17 @@ export type Forgotten = {
   databaseOwner: string;
 };
 
-/** The SQL that does the same by hand (for the command's message when it could not). */
-export const FORGET_BY_HAND =
+/**
+ * The SQL that does the same by hand (for the command's message when it could not), in two steps
+ * run one after the other: VACUUM cannot run inside a transaction block, and several statements
+ * sent at once (as the SQL editor sends them) run in one.
+ */
+export const FORGET_BY_HAND = [
   'begin; alter table public.waiting_list alter column email set statistics 1; ' +
-  'analyze public.waiting_list (email); alter table public.waiting_list alter column email set statistics 0; ' +
-  'commit; vacuum full pg_catalog.pg_statistic;';
+    'analyze public.waiting_list (email); alter table public.waiting_list alter column email set statistics 0; ' +
+    'commit;',
+  'vacuum full pg_catalog.pg_statistic;',
+] as const;
 
 const isLockTimeout = (error: unknown) => (error as { code?: string }).code === '55P03';
 

@@ -4,7 +4,7 @@
  * `keys init` no relation file of the data directory holds any of them, in any form
  * (supabase/security.md, "Sealed at rest"); pg_wal/ holds them until its files are recycled and
  * written over, as measured here. Without the database's ownership, `keys init` cannot rewrite
- * pg_statistic, says so, and what it prints does it.
+ * pg_statistic, says so, and what it prints, pasted step by step, does it.
  */
 import type { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -250,14 +250,16 @@ describe('the addresses stored before keys init', () => {
       expect(notOwned.result.stderr).toContain(
         `Rewriting them takes the database's owner (${SUPERUSER}) or a superuser`,
       );
-      expect(notOwned.result.stderr).toContain(FORGET_BY_HAND);
+      // Each step on a line of its own, as the owner copies it.
+      for (const step of FORGET_BY_HAND) expect(notOwned.result.stderr).toContain(`\n  ${step}\n`);
     });
 
     it('pg_statistic’s file is the one that does; the printed SQL, run by the owner, leaves none', async () => {
       const held = await relationFilesHolding(databaseOwner, NOT_OWNED);
       expect(held).toHaveLength(1);
       expect(held[0]).toContain('(pg_statistic)');
-      for (const statement of FORGET_BY_HAND.split(/;\s*/).filter(Boolean)) await databaseOwner.query(statement);
+      // As pasted into the SQL editor: each step whole, as one query string, one after the other.
+      for (const step of FORGET_BY_HAND) await databaseOwner.query(step);
       await checkpoint();
       expect(await relationFilesHolding(databaseOwner, NOT_OWNED)).toEqual([]);
     });

@@ -1,0 +1,66 @@
+/**
+ * What follows sealing (`keys init`, `keys upgrade`), and `keys compact`, which does it again:
+ * every address still stored as typed is sealed, no old row version keeps what was sealed, and no
+ * column sample keeps an address (cli/seal/statistics.ts). It asks nothing and changes nothing but
+ * that, so it is safe to run as often as needed; what is left, and who may remove it, is said plainly.
+ */
+import type pg from 'pg';
+import { withDatabase } from './connect/database.ts';
+import { sealStored } from './seal/install.ts';
+import { compactList } from './seal/reseal.ts';
+import { sealState } from './seal/sealed-list.ts';
+import { FORGET_BY_HAND, forgetAddressSamples } from './seal/statistics.ts';
+import { say, UsageError } from './terminal.ts';
+
+/** The next step when the cleanup did not finish, for every message that says so. */
+export const COMPACT_LATER = 'npm run waitlist -- keys compact';
+
+/**
+ * After sealing: old row versions and column samples gone, as far as this role may and the list
+ * lets; true if nothing is left to do by hand.
+ */
+export async function compact(db: pg.Client): Promise<boolean> {
+  const compacted = await compactList(db);
+  if (!compacted) {
+    say('The list was busy: its old row versions are still on disk. At a quiet moment, run');
+    say(`  ${COMPACT_LATER}`);
+    say('or, in the SQL editor:');
+    say('  vacuum (full, analyze) public.waiting_list, private.waiting_list_keys, private.seal_key;');
+  }
+  const { resampled, rewritten, databaseOwner } = await forgetAddressSamples(db);
+  if (!resampled || !rewritten) {
+    say("PostgreSQL's column statistics (pg_statistic) may still hold addresses sampled before the list was sealed.");
+    say(
+      rewritten
+        ? `Once every row is sealed (waitlist count), run ${COMPACT_LATER} again, or in the SQL editor run`
+        : `Rewriting them takes the database's owner (${databaseOwner}) or a superuser; as ${databaseOwner}, ` +
+            'once every row is sealed (waitlist count), run',
+    );
+    say(`  ${FORGET_BY_HAND[0]}`);
+    say('then, on its own (VACUUM cannot run in a transaction, so not pasted together with the above):');
+    say(`  ${FORGET_BY_HAND[1]}`);
+  }
+  say('The WAL written before now still holds what the list held, until the server writes over its files, and');
+  say("archives and backups of it keep it while they are kept (supabase/security.md, 'What keys init leaves').");
+  return compacted && resampled && rewritten;
+}
+
+/** `keys compact`: on a list sealed with hourly keys only; no key needed. */
+export async function compactSealed(): Promise<void> {
+  await withDatabase(
+    async (db) => {
+      const state = await sealState(db);
+      if (!state.hourly) {
+        throw new UsageError(
+          state.started
+            ? 'The list is sealed by the older recovery-key ratchet: keys upgrade moves it over and compacts it.'
+            : 'The list is not sealed yet: keys init seals it and compacts it.',
+        );
+      }
+      const sealed = await sealStored(db);
+      if (sealed) say(`Sealed ${sealed} addresses that were still stored as typed.`);
+      if (await compact(db)) say('Compacted: no old row version or column sample of an address is left.');
+    },
+    { longQueries: true },
+  );
+}
