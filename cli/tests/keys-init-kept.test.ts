@@ -24,6 +24,7 @@ it('a step that fails after the public key is installed leaves the private key f
     expect(init.result.code).not.toBe(0);
     expect(init.result.stderr).toContain(`Wrote your private key to ${init.keyFile}`);
     expect(init.result.stderr).toContain('The database holds your public key already');
+    expect(init.result.stderr).toContain('npm run waitlist -- keys compact');
     expect(existsSync(init.keyFile)).toBe(true);
     const { rows } = await db.owner.query('select count(*)::int as n from private.owner_key');
     expect(rows[0].n).toBe(1);
