@@ -1,13 +1,16 @@
 /**
  * The one way every command reaches the database: DATABASE_URL, as the owner (postgres), over TLS
  * verified against Supabase's root CA unless the URL names another (sslrootcert=…). Plain or
- * unverified only to loopback, or unverified with --insecure-skip-tls-verify.
+ * unverified only to loopback, or unverified with --insecure-skip-tls-verify. pg never sees the
+ * URL: it gets user, password, host, port, database and the TLS decided here, so no parameter
+ * (sslcert, sslnegotiation…) and no environment (NODE_EXTRA_CA_CERTS, NODE_TLS_REJECT_UNAUTHORIZED)
+ * can change it; the URL may carry no parameter but those below.
  */
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { UsageError } from '../terminal.ts';
-import { hostOf, isLoopback, secretUrl } from './secret-url.ts';
+import { endpoint as endpointOf, isLoopback, secretUrl, unknownParameter } from './secret-url.ts';
 
 /** Supabase Root 2021 CA (docs/operations.md says where it comes from and how to check it). */
 const SUPABASE_CA = new URL('../certs/prod-ca-2021.crt', import.meta.url);
@@ -57,16 +60,33 @@ function tls(host: string, sslmode: string | null, rootcert: string | null): fal
   return { ca: readCa(rootcert ?? SUPABASE_CA), rejectUnauthorized: true };
 }
 
+/** What DATABASE_URL may carry besides host and port; uselibpqcompat changes nothing (pg's own). */
+const PARAMETERS = ['sslmode', 'sslrootcert', 'uselibpqcompat'];
+const SSLMODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
+
+function parameters(url: URL): { sslmode: string | null; rootcert: string | null } {
+  const unknown = unknownParameter(url, PARAMETERS);
+  if (unknown) {
+    throw new UsageError(
+      `DATABASE_URL has ${unknown}, which the commands do not take: remove it. They take only host, port, ` +
+        "sslmode and sslrootcert, and verify TLS against Supabase's root CA or sslrootcert's (docs/operations.md).",
+    );
+  }
+  const sslmode = url.searchParams.get('sslmode');
+  if (sslmode !== null && !SSLMODES.includes(sslmode)) {
+    throw new UsageError(`DATABASE_URL's sslmode must be one of ${SSLMODES.join(', ')}.`);
+  }
+  return { sslmode, rootcert: url.searchParams.get('sslrootcert') };
+}
+
 /** `longQueries`: no client-side limit on a statement (export's COPY of the whole list). */
 export function databaseConfig({ longQueries = false } = {}): pg.ClientConfig {
   const url = secretUrl('DATABASE_URL', ['postgresql:', 'postgres:'], MISSING);
-  const sslmode = url.searchParams.get('sslmode');
-  const rootcert = url.searchParams.get('sslrootcert');
-  for (const key of ['sslmode', 'sslrootcert', 'uselibpqcompat', 'ssl']) url.searchParams.delete(key);
-  const host = url.searchParams.get('host') ?? hostOf(url);
+  const { sslmode, rootcert } = parameters(url);
+  const endpoint = endpointOf('DATABASE_URL', url);
   return {
-    connectionString: url.href,
-    ssl: tls(host || process.env.PGHOST || 'localhost', sslmode, rootcert),
+    ...endpoint,
+    ssl: tls(endpoint.host, sslmode, rootcert),
     application_name: 'waitlist-cli',
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     ...(longQueries ? {} : { query_timeout: QUERY_TIMEOUT_MS }),

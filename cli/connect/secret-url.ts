@@ -3,20 +3,33 @@
  * function), before any library sees them, and never echoed.
  */
 import { isIP } from 'node:net';
-import { hostOf, parseSecretUrl } from '../../supabase/functions/unsubscribe/secret-url.ts';
+import {
+  hostOf,
+  parseSecretUrl,
+  postgresEndpoint,
+  unknownParameter,
+} from '../../supabase/functions/unsubscribe/secret-url.ts';
 import { UsageError } from '../terminal.ts';
 
-export { hostOf };
+export { hostOf, unknownParameter };
 
-export function secretUrl(name: string, protocols: string[], missing: string): URL {
-  const value = process.env[name];
-  if (!value) throw new UsageError(`${name} is not set. ${missing}`);
+/** The shared module's errors are the owner's to fix: exit 2. */
+function usage<T>(work: () => T): T {
   try {
-    return parseSecretUrl(name, value, protocols);
+    return work();
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
 }
+
+export function secretUrl(name: string, protocols: string[], missing: string): URL {
+  const value = process.env[name];
+  if (!value) throw new UsageError(`${name} is not set. ${missing}`);
+  return usage(() => parseSecretUrl(name, value, protocols));
+}
+
+/** User, password, host, port and database of a URL from secretUrl (postgresEndpoint). */
+export const endpoint = (name: string, url: URL) => usage(() => postgresEndpoint(name, url));
 
 /**
  * Whether a connection to `host` never leaves this machine: a Unix socket, `localhost`, 127.0.0.0/8

@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import net, { type AddressInfo } from 'node:net';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { letterArgs } from './notify-letter';
 import { useOwnDatabase } from './own-database';
@@ -16,6 +16,7 @@ import { makeCertificates, tlsFront, type Certificates } from './tls';
 
 const db = useOwnDatabase('cli_connections');
 const REMOTE = { WAITLIST_NO_LOOPBACK_EXEMPTION: '1' };
+const PASSWORD = 'Sec9ret9pass';
 let certificates: Certificates;
 let front: Awaited<ReturnType<typeof tlsFront>>;
 const journalRows = async () =>
@@ -71,6 +72,54 @@ describe('the database connection', () => {
     expect(plain.stderr).toContain('in clear');
   });
 
+  // The environment of the reproduction: the server's CA trusted by Node, or verification off.
+  const trusting = (): Record<string, string>[] => [
+    { NODE_EXTRA_CA_CERTS: certificates.caFile },
+    { NODE_TLS_REJECT_UNAUTHORIZED: '0' },
+  ];
+  const withPassword = (query: string) => url('127.0.0.1', query).replace('//postgres@', `//postgres:${PASSWORD}@`);
+
+  it.each(['no parameter', 'sslmode=require'])(
+    "keeps Supabase's CA (%s) even when NODE_EXTRA_CA_CERTS trusts the server or NODE_TLS_REJECT_UNAUTHORIZED=0",
+    async (query) => {
+      for (const env of trusting()) {
+        const run = await waitlist(['count'], {
+          ...REMOTE,
+          ...env,
+          DATABASE_URL: withPassword(query === 'no parameter' ? '' : `?${query}`),
+        });
+        expect({ code: run.code, stdout: run.stdout }, run.stderr).toEqual({ code: 1, stdout: '' });
+        expect(run.stderr).toContain("The database server's certificate could not be verified");
+        expect(run.stderr).not.toContain(PASSWORD);
+      }
+    },
+  );
+
+  it("uses Node's CAs, NODE_EXTRA_CA_CERTS included, only where the URL says sslrootcert=system", async () => {
+    const env = { ...REMOTE, NODE_EXTRA_CA_CERTS: certificates.caFile };
+    const run = await waitlist(['count'], { ...env, DATABASE_URL: withPassword('?sslrootcert=system') });
+    expect(run).toMatchObject({ code: 0, stdout: `${await listed()}\n` });
+    expect(run.stderr).not.toContain(PASSWORD);
+  });
+
+  it.each([
+    ['sslnegotiation', 'sslnegotiation=direct'],
+    ['sslcert', () => `sslcert=${join(dirname(certificates.caFile), 'server.crt')}&sslkey=x`],
+    ['sslkey', () => `sslkey=${join(dirname(certificates.caFile), 'server.key')}`],
+    ['ssl', 'ssl=true'],
+    ['application_name', 'application_name=x'],
+  ])(
+    'refuses the parameter %s (sslcert, sslnegotiation… would replace the pinned CA), naming it, not the password',
+    async (name, query) => {
+      const parameters = typeof query === 'string' ? query : query();
+      const env = { ...REMOTE, NODE_EXTRA_CA_CERTS: certificates.caFile, NODE_TLS_REJECT_UNAUTHORIZED: '0' };
+      const run = await waitlist(['count'], { ...env, DATABASE_URL: withPassword(`?${parameters}`) });
+      expect({ code: run.code, stdout: run.stdout }, run.stderr).toEqual({ code: 2, stdout: '' });
+      expect(run.stderr).toContain(`DATABASE_URL has "${name}", which the commands do not take`);
+      expect(run.stderr).not.toContain(PASSWORD);
+    },
+  );
+
   it('gives up on a host that accepts and never answers, within seconds, saying so', async () => {
     const silent = net.createServer(() => undefined);
     await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
@@ -122,5 +171,18 @@ describe('URLs holding passwords', () => {
     expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
     expect(stderr).toContain('percent-encoded: # as %23');
     expect(stderr).not.toMatch(/Sec#?ret9pass|DeprecationWarning/);
+  });
+
+  it.each([
+    ['postgres:Sec9ret9pass@db.example.com:5432/postgres', 'the "//" before the user name is missing'],
+    ['postgresql://postgres:12?Sec9ret9pass@db.example.com:5432/postgres', 'an "@" after its "?"'],
+    ['postgresql://postgres:Sec9ret9pass@db.example.com:5432/', 'one database'],
+    ['postgresql://postgres:Sec9ret9pass@db.example.com:5432/postgres?sslmode=bogus', 'sslmode must be one of'],
+    ['postgresql:///postgres?port=5432', 'must name a user, a host'],
+  ])('DATABASE_URL %s: refused before any connection, without the password', async (value, reason) => {
+    const { code, stdout, stderr } = await waitlist(['count'], { DATABASE_URL: value });
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toContain(reason);
+    expect(stderr).not.toMatch(/Sec9ret9pass|ec9retPass|db\.example\.com/);
   });
 });

@@ -54,7 +54,8 @@ describe('UNSUBSCRIBE_DB_URL', () => {
       [`waitlist_unsubscribe:${PASSWORD} @pooler.example.com:5432/postgres`, /not a valid URL/],
       [`postgresql://waitlist_unsubscribe:%${PASSWORD}@pooler.example.com:5432/postgres`, /not a valid URL/],
       [`postgresql://waitlist_unsubscribe:12#${PASSWORD}@pooler.example.com:5432/postgres`, /contains a "#"/],
-      [`postgresql://waitlist_unsubscribe:12?${PASSWORD}@pooler.example.com:5432/postgres`, /host and port/],
+      [`postgresql://waitlist_unsubscribe:12?${PASSWORD}@pooler.example.com:5432/postgres`, /an "@" after its "\?"/],
+      [`postgres:waitlist_unsubscribe:${PASSWORD}@pooler.example.com:5432/postgres`, /the "\/\/" .* is missing/],
       [`postgresql://waitlist_unsubscribe:12/${PASSWORD}@pooler.example.com:5432/postgres`, /one database/],
       [`https://waitlist_unsubscribe:${PASSWORD}@pooler.example.com:5432/postgres`, /must start with postgresql:/],
     ] as const) {

@@ -5,7 +5,7 @@
  * database, so no parameter of the URL (sslmode, sslrootcert, sslcert…) can change the TLS.
  */
 import pg from 'npm:pg@8.23.1';
-import { hostOf, parseSecretUrl } from './secret-url.ts';
+import { parseSecretUrl, postgresEndpoint, unknownParameter } from './secret-url.ts';
 import { SUPABASE_CA } from './supabase-ca.ts';
 
 const NAME = 'UNSUBSCRIBE_DB_URL';
@@ -18,40 +18,22 @@ const isLocal = (host: string) =>
   host.startsWith('/') ||
   (Deno.env.get('UNSUBSCRIBE_NO_LOOPBACK_EXEMPTION') !== '1' && /^(localhost|127\.\d+\.\d+\.\d+|::1)$/i.test(host));
 
-/** A percent-encoded part of the URL, or '' when it is not percent-encoded correctly. */
-function decoded(part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    return '';
-  }
-}
-
 /**
  * The connection UNSUBSCRIBE_DB_URL names. Its only parameters may be host and port (a Unix
  * socket, in tests). Every error says what is wrong and shows no part of the URL.
  */
 export function connection(value: string): pg.ClientConfig {
   const url = parseSecretUrl(NAME, value, ['postgresql:', 'postgres:']);
-  if ([...url.searchParams.keys()].some((key) => key !== 'host' && key !== 'port')) {
+  if (unknownParameter(url, [])) {
     throw new Error(
       `${NAME} takes no parameters but host and port: the function always verifies TLS against ` +
         `Supabase's root CA, whatever sslmode, sslrootcert or sslcert would ask. Give ${FORM}.`,
     );
   }
-  const host = url.searchParams.get('host') ?? hostOf(url);
-  const port = Number(url.searchParams.get('port') ?? (url.port || 5432));
-  const database = /^\/[^/@]+$/.test(url.pathname) ? decoded(url.pathname.slice(1)) : '';
-  if (!url.username || !host || !database || !Number.isInteger(port) || port < 1 || port > 65_535) {
-    throw new Error(`${NAME} must name a user, a host, a port and one database: ${FORM}.`);
-  }
+  const endpoint = postgresEndpoint(NAME, url);
   return {
-    user: decodeURIComponent(url.username),
-    password: decodeURIComponent(url.password),
-    host,
-    port,
-    database,
-    ssl: isLocal(host) ? false : { ca: SUPABASE_CA, rejectUnauthorized: true },
+    ...endpoint,
+    ssl: isLocal(endpoint.host) ? false : { ca: SUPABASE_CA, rejectUnauthorized: true },
     application_name: 'unsubscribe-function',
     connectionTimeoutMillis: CONNECT_TIMEOUT_MS,
     query_timeout: QUERY_TIMEOUT_MS,
