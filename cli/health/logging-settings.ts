@@ -5,7 +5,9 @@
  *   the role's, the role's in this database: PostgreSQL's order), and applies each request's role's
  *   own settings on top (`ALTER ROLE anon SET`), those of context `user` or that `authenticator`
  *   may SET (PostgREST's queryRoleSettings, supabase/security.md "Logs");
- * - the owner's commands: `postgres` and DATABASE_URL's role (erase and suppress send addresses).
+ * - the owner's commands: `postgres`, and DATABASE_URL's role where it may send addresses: erase
+ *   and suppress pass each one to private.address_hash, which only the owner's roles may run. A
+ *   role without it (the daily check's `waitlist_health`) sends none, so its settings are not read.
  * Read from pg_settings and pg_db_role_setting, which every role may read. A server value that
  * DATABASE_URL's role's own setting hides from this session is taken as PostgreSQL's default.
  */
@@ -78,11 +80,14 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
      from pg_settings where name = any ($1)`,
     [LOGGING_SETTINGS, API_LOGIN],
   );
-  const { rows: here } = await db.query<{ database: string; user: string }>(
-    'select current_database() as database, current_user as user',
+  const { rows: here } = await db.query<{ database: string; user: string; sends: boolean }>(
+    `select current_database() as database, current_user as user,
+            exists (select from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                    where n.nspname = 'private' and p.proname = 'address_hash'
+                      and has_schema_privilege(n.oid, 'USAGE') and has_function_privilege(p.oid, 'EXECUTE')) as sends`,
   );
-  const { database, user } = here[0];
-  const logins = [...new Set([API_LOGIN, 'postgres', user])];
+  const { database, user, sends } = here[0];
+  const logins = [...new Set([API_LOGIN, 'postgres', ...(sends ? [user] : [])])];
   const roles = await db.query<RoleRow>(
     `select r.rolname as role, d.datname as database, s.setconfig as config
      from pg_db_role_setting s

@@ -5,6 +5,7 @@
  * file's own database (over the migrations' role settings, which keep parameters out), shows that
  * a signup's address then reaches the shared server's log, and reads what the owner is told.
  */
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { insertEmail } from '../../supabase/harness/api-request';
 import { hasLibrary } from '../../supabase/harness/cluster';
@@ -24,6 +25,17 @@ const PARAMETERS_OFF = `${AS_API} log_parameter_max_length = 0`;
 /** The risks a new session of the database sees (role and database settings apply from login on). */
 async function risksNow(): Promise<string[]> {
   const session = await connect(db.info, 'postgres');
+  try {
+    return await loggingRisks(session);
+  } finally {
+    await session.end();
+  }
+}
+
+/** The risks a new session of `role` (any login role of the test server) sees. */
+async function risksAs(role: string): Promise<string[]> {
+  const session = new pg.Client({ host: db.info.host, port: db.info.port, database: db.info.database, user: role });
+  await session.connect();
   try {
     return await loggingRisks(session);
   } finally {
@@ -85,6 +97,25 @@ describe('logging settings that would write an address', () => {
     const owner = await connect(db.info, 'postgres');
     const finding = await checkLogging(owner).finally(() => owner.end());
     expect(finding).toMatchObject({ outcome: 'ok', says: 'No logging setting writes an address to the server log.' });
+  });
+
+  it("reads DATABASE_URL's role only where it may send addresses: not the daily check's", async () => {
+    const reader = 'cli_logging_reader';
+    await asSuperuser(db, `create role ${reader} login`);
+    try {
+      await asSuperuser(db, `alter database ${NAME} set log_min_duration_statement = 0`);
+      expect(await risksAs(reader)).toEqual([]);
+      await asSuperuser(db, `grant usage on schema private to ${reader}`);
+      await asSuperuser(db, `grant execute on function private.address_hash(text) to ${reader}`);
+      expect(await risksAs(reader)).toEqual([
+        `Sessions of ${reader}: log_min_duration_statement = '0' (ALTER DATABASE ${NAME} SET) logs each statement ` +
+          `slower than that, with its parameters. Fix: ALTER ROLE ${reader} SET log_parameter_max_length = 0, or ` +
+          'set it to -1.',
+      ]);
+    } finally {
+      await asSuperuser(db, `drop owned by ${reader}`);
+      await asSuperuser(db, `drop role ${reader}`);
+    }
   });
 
   it.each<{ settings: Record<string, string>; named: string; twice?: boolean }>([
