@@ -1,8 +1,8 @@
 /**
  * The logging settings of each session that sends addresses to the database, as PostgreSQL and
  * PostgREST combine them, with where each value comes from:
- * - the Data API: PostgREST logs in as `authenticator` (the server's value, then the database's,
- *   the role's, the role's in this database: PostgreSQL's order), and applies each request's role's
+ * - the Data API: PostgREST logs in as `authenticator` (the server's value, then ALTER ROLE ALL's,
+ *   the database's, the role's, the role's in this database: PostgreSQL's order), and applies each request's role's
  *   own settings on top (`ALTER ROLE anon SET`), those of context `user` or that `authenticator`
  *   may SET (PostgREST's queryRoleSettings, supabase/security.md "Logs");
  * - the owner's commands: `postgres`, and DATABASE_URL's role where it may send addresses: erase
@@ -35,6 +35,7 @@ const API_LOGIN = 'authenticator';
 
 export type Origin =
   | { layer: 'server' }
+  | { layer: 'all roles' }
   | { layer: 'database'; database: string }
   | { layer: 'role'; role: string }
   | { layer: 'role in database'; role: string; database: string }
@@ -64,7 +65,7 @@ type ServerRow = {
 type RoleRow = { role: string | null; database: string | null; config: string[] };
 
 /** Sources that mean the value came from a database or role setting (read below) or this session. */
-const NOT_THE_SERVERS = new Set(['database', 'user', 'database user', 'client', 'session', 'interactive']);
+const NOT_THE_SERVERS = new Set(['global', 'database', 'user', 'database user', 'client', 'session', 'interactive']);
 
 /** `name=value` as pg_db_role_setting stores it (the value unquoted). */
 function parseConfig(entry: string): [string, string] {
@@ -103,6 +104,7 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
     const value = NOT_THE_SERVERS.has(row.source) ? row.boot_val : row.setting;
     serverLayer.set(row.name, { name: row.name, value, origin: { layer: 'server' } });
   }
+  /** One row of pg_db_role_setting: ALTER ROLE ALL SET (no role, no database), the database's, a role's. */
   const layer = (role: string | null, inDatabase: boolean): Setting[] =>
     roles.rows
       .filter((row) => row.role === role && (row.database !== null) === inDatabase)
@@ -110,7 +112,9 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
         row.config.map(parseConfig).map(([name, value]): Setting => {
           const origin: Origin =
             role === null
-              ? { layer: 'database', database }
+              ? inDatabase
+                ? { layer: 'database', database }
+                : { layer: 'all roles' }
               : inDatabase
                 ? { layer: 'role in database', role, database }
                 : { layer: 'role', role };
@@ -128,6 +132,7 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
     const settings = new Map<string, Setting>();
     const layers = [
       [...serverLayer.values()],
+      layer(null, false),
       layer(null, true),
       layer(login, false),
       layer(login, true),

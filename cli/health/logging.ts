@@ -12,6 +12,8 @@ import { loggingSessions, type Origin, type Session, type Setting } from './logg
 
 const off = (value: string | undefined) => value === undefined || value.trim().startsWith('-');
 const zero = (value: string | undefined) => value !== undefined && Number.parseFloat(value) === 0;
+/** pgaudit reads its class list case-insensitively: 'NONE' logs nothing, as 'none' does. */
+const audits = (value: string | undefined) => !['', 'none'].includes(value?.trim().toLowerCase() ?? '');
 const truthy = (value: string | undefined) => ['on', 'true', 'yes', '1'].includes(value?.trim().toLowerCase() ?? '');
 
 /** Where a setting is set, as the statement that set it. */
@@ -19,6 +21,8 @@ function where({ origin }: Setting): string {
   switch (origin.layer) {
     case 'server':
       return "the server's configuration";
+    case 'all roles':
+      return 'ALTER ROLE ALL SET';
     case 'database':
       return `ALTER DATABASE ${origin.database} SET`;
     case 'role':
@@ -34,18 +38,26 @@ const shown = (setting: Setting) => `${setting.name} = '${setting.value}' (${whe
 
 /**
  * The statement that gives `session` the value `assignment`, over the value it has now from
- * `origin`: a role's setting wins over the server's and the database's, one for the role in this
- * database over that, and only PostgREST's reload after a reset removes a request role's.
+ * `origin`: a role's setting wins over the server's, ALTER ROLE ALL's and the database's, one for
+ * the role in this database over that, and only PostgREST's reload after a reset removes a request
+ * role's. A setting of ALTER ROLE ALL that logs is reset there (the whole server's roles have it).
  */
 function setFor(session: Session, origin: Origin, assignment: string): string {
   const name = assignment.split(' ')[0];
   if (origin.layer === 'request') return `ALTER ROLE ${origin.role} RESET ${name}, then NOTIFY pgrst, 'reload config'`;
+  if (origin.layer === 'all roles') return `ALTER ROLE ALL RESET ${name}`;
   if (origin.layer === 'role in database')
     return `ALTER ROLE ${session.login} IN DATABASE ${origin.database} SET ${assignment}`;
   return `ALTER ROLE ${session.login} SET ${assignment}`;
 }
 
 type Risk = { cause: Setting; says: string; fix: string };
+
+/** The layer a role's own setting must win over: a role in this database's, or any lower one. */
+const over = (setting: Setting | undefined): Origin =>
+  setting?.origin.layer === 'role in database' || setting?.origin.layer === 'request'
+    ? setting.origin
+    : { layer: 'server' };
 
 /** The settings that would log an address in `session`, each with what it logs and its fix. */
 function risksOf(session: Session): Risk[] {
@@ -60,7 +72,8 @@ function risksOf(session: Session): Risk[] {
     risks.push({
       cause,
       says: `${says}, with its parameters`,
-      fix: `${setFor(session, parameters?.origin ?? { layer: 'server' }, 'log_parameter_max_length = 0')}, or ${orFix}`,
+      // The role's own 0, over whatever layer lets parameters through (a reset could leave -1).
+      fix: `${setFor(session, over(parameters), 'log_parameter_max_length = 0')}, or ${orFix}`,
     });
   };
 
@@ -106,7 +119,7 @@ function risksOf(session: Session): Risk[] {
   }
 
   const auditParameters = get('pgaudit.log_parameter');
-  const audited = !['', 'none'].includes(value('pgaudit.log')?.trim() ?? '') || (value('pgaudit.role') ?? '') !== '';
+  const audited = audits(value('pgaudit.log')) || (value('pgaudit.role') ?? '') !== '';
   if (session.loaded('pgaudit') && audited && auditParameters && truthy(auditParameters.value)) {
     risks.push({
       cause: auditParameters,
@@ -154,6 +167,7 @@ export async function checkLogging(db: pg.Client): Promise<Finding> {
     'Run each statement named as postgres (on Supabase, supautils lets it set these for itself and the API ' +
       "roles, except pgaudit.log_parameter: ask support); a setting in the server's configuration: Dashboard → " +
       'Project Settings → Database → configuration, or support; elsewhere ALTER SYSTEM as a superuser, then ' +
-      "select pg_reload_conf(). A role's new settings apply from its next login.",
+      "select pg_reload_conf(). ALTER ROLE ALL needs a superuser (on Supabase: support). A role's new settings " +
+      'apply from its next login.',
   );
 }

@@ -174,6 +174,29 @@ describe('logging settings that would write an address', () => {
     );
   });
 
+  it("pgaudit.log = 'NONE' audits nothing, as pgaudit reads it (case-insensitively): nothing named", async () => {
+    await forTheApi({ 'pgaudit.log': 'NONE', 'pgaudit.log_parameter': 'on' });
+    const { address, log } = await signUp();
+    expect(log).not.toContain(address);
+    expect(await risksNow()).toEqual([]);
+  });
+
+  // The whole server's roles: pgaudit.log_parameter alone logs nothing where pgaudit.log is unset.
+  it('names ALTER ROLE ALL SET as its own layer, with ALTER ROLE ALL RESET as the fix', async () => {
+    await forTheApi({ 'pgaudit.log': 'all' });
+    await asSuperuser(db, 'alter role all set pgaudit.log_parameter = on');
+    try {
+      const { address, log } = await signUp();
+      expect(log).toContain(address);
+      expect(await risksNow()).toEqual([
+        "The Data API: pgaudit.log_parameter = 'on' (ALTER ROLE ALL SET) logs audited statements' parameters. " +
+          'Fix: ALTER ROLE ALL RESET pgaudit.log_parameter.',
+      ]);
+    } finally {
+      await asSuperuser(db, 'alter role all reset pgaudit.log_parameter');
+    }
+  });
+
   it("log_statement = 'mod' logs the owner's erase with its address, not a signup (a SELECT over an INSERT)", async () => {
     await forTheApi({ log_statement: 'mod', log_parameter_max_length: '-1' });
     await asSuperuser(db, `alter role postgres in database ${NAME} set log_statement = 'mod'`);
