@@ -24,6 +24,7 @@ export const LOGGING_SETTINGS = [
   'shared_preload_libraries',
   'session_preload_libraries',
   'local_preload_libraries',
+  'debug_print_plan',
   'auto_explain.log_min_duration',
   'pgaudit.log',
   'pgaudit.role',

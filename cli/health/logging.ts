@@ -2,7 +2,7 @@
  * Whether the server's log would receive an address. PostgREST sends each signup's body as a
  * query parameter, and the owner's erase and suppress send addresses the same way: a setting that
  * logs statements with their parameters, refused statements with theirs, or plans (which show a
- * parameter's value) writes an address to the log (supabase/security.md, "Logs"). Each session
+ * parameter's value: auto_explain, debug_print_plan) writes an address to the log (supabase/security.md, "Logs"). Each session
  * that sends addresses is read with its own settings (logging-settings.ts); each setting that
  * would log one is named once, with where it is set and its fix.
  */
@@ -14,7 +14,11 @@ const off = (value: string | undefined) => value === undefined || value.trim().s
 const zero = (value: string | undefined) => value !== undefined && Number.parseFloat(value) === 0;
 /** pgaudit reads its class list case-insensitively: 'NONE' logs nothing, as 'none' does. */
 const audits = (value: string | undefined) => !['', 'none'].includes(value?.trim().toLowerCase() ?? '');
-const truthy = (value: string | undefined) => ['on', 'true', 'yes', '1'].includes(value?.trim().toLowerCase() ?? '');
+/** PostgreSQL's reading of a boolean (parse_bool): 'on', '1', or any start of 'true' or 'yes'. */
+function truthy(value: string | undefined): boolean {
+  const v = value?.trim().toLowerCase() ?? '';
+  return v === 'on' || v === '1' || (v !== '' && ('true'.startsWith(v) || 'yes'.startsWith(v)));
+}
 
 /** Where a setting is set, as the statement that set it. */
 function where({ origin }: Setting): string {
@@ -104,6 +108,17 @@ function risksOf(session: Session): Risk[] {
       cause: onError,
       says: "logs a refused statement's parameters (a duplicate signup, a malformed address)",
       fix: setFor(session, onError.origin, 'log_parameter_max_length_on_error = 0'),
+    });
+  }
+
+  // The plan tree's constants (:constvalue) hold each parameter's bytes: log_parameter_max_length does
+  // not apply. debug_print_parse and debug_print_rewritten show the parameters as $1, not their values.
+  const plans = get('debug_print_plan');
+  if (plans && truthy(plans.value)) {
+    risks.push({
+      cause: plans,
+      says: "logs each statement's plan, whose constants hold its parameters' bytes (log_parameter_max_length aside)",
+      fix: setFor(session, plans.origin, 'debug_print_plan = off'),
     });
   }
 

@@ -151,6 +151,12 @@ describe('logging settings that would write an address', () => {
         `(a duplicate signup, a malformed address). Fix: ${AS_API} log_parameter_max_length_on_error = 0.`,
     },
     {
+      settings: { debug_print_plan: 't' }, // log_parameter_max_length = 0 (the migration's) does not apply
+      named:
+        `The Data API: debug_print_plan = 't' (${AS_API}) logs each statement's plan, whose constants hold its ` +
+        `parameters' bytes (log_parameter_max_length aside). Fix: ${AS_API} debug_print_plan = off.`,
+    },
+    {
       settings: { 'auto_explain.log_min_duration': '0', 'auto_explain.log_nested_statements': 'on' },
       named:
         `The Data API: auto_explain.log_min_duration = '0' (${AS_API}) logs the plans of statements slower than ` +
@@ -160,6 +166,17 @@ describe('logging settings that would write an address', () => {
   ])('$settings: the signup is logged with its address, and the owner is told', async (test) => {
     await loggedAndNamed(test.settings, test.named, test.twice);
   });
+
+  it.each(['debug_print_parse', 'debug_print_rewritten'])(
+    "%s shows a signup's parameter as a Param, not its address: not named",
+    async (name) => {
+      await forTheApi({ [name]: 'on' });
+      const { address, log } = await signUp();
+      expect(log).toContain(name === 'debug_print_parse' ? 'LOG:  parse tree:' : 'LOG:  rewritten parse tree:');
+      expect(log).not.toContain(address);
+      expect(await risksNow()).toEqual([]);
+    },
+  );
 
   // pgaudit, preloaded by the harness (apt-get install postgresql-<major>-pgaudit; .ci/run does).
   it('pgaudit with log_parameter: the signup is logged with its address, and the owner is told', async () => {
@@ -237,11 +254,16 @@ describe('logging settings that would write an address', () => {
   it("names a request role's setting that PostgREST applies (context user), not one it skips", async () => {
     await asSuperuser(db, 'alter role anon set log_parameter_max_length_on_error = -1');
     await asSuperuser(db, `alter role anon set log_statement = 'all'`); // superuser-only: PostgREST skips it
+    await asSuperuser(db, 'alter role anon set debug_print_plan = on'); // context user: PostgREST applies it
     try {
       expect(await risksNow()).toEqual([
         "The Data API as anon: log_parameter_max_length_on_error = '-1' (ALTER ROLE anon SET, applied to each " +
           "request by PostgREST) logs a refused statement's parameters (a duplicate signup, a malformed address). " +
           "Fix: ALTER ROLE anon RESET log_parameter_max_length_on_error, then NOTIFY pgrst, 'reload config'.",
+        "The Data API as anon: debug_print_plan = 'on' (ALTER ROLE anon SET, applied to each request by " +
+          "PostgREST) logs each statement's plan, whose constants hold its parameters' bytes " +
+          '(log_parameter_max_length aside). Fix: ALTER ROLE anon RESET debug_print_plan, then NOTIFY pgrst, ' +
+          "'reload config'.",
       ]);
     } finally {
       await asSuperuser(db, 'alter role anon reset all');
