@@ -90,6 +90,7 @@ describe('logging settings that would write an address', () => {
       'log_parameter_max_length = -1',
       'log_parameter_max_length_on_error = -1',
       'auto_explain.log_min_duration = 0',
+      'debug_print_plan = on',
     ]) {
       await asSuperuser(db, `alter database ${NAME} set ${setting}`);
     }
