@@ -2,9 +2,10 @@
  * Whether the server's log would receive an address. PostgREST sends each signup's body as a
  * query parameter, and the owner's erase and suppress send addresses the same way: a setting that
  * logs statements with their parameters, refused statements with theirs, or plans (which show a
- * parameter's value: auto_explain, debug_print_plan) writes an address to the log (supabase/security.md, "Logs"). Each session
- * that sends addresses is read with its own settings (logging-settings.ts); each setting that
- * would log one is named once, with where it is set and its fix.
+ * parameter's value: auto_explain, debug_print_plan) writes an address to the log
+ * (supabase/security.md, "Logs"). Each session that sends addresses is read with its own settings
+ * (logging-settings.ts); each setting that would log one is named once, with where it is set and
+ * its fix.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';
@@ -57,12 +58,6 @@ function setFor(session: Session, origin: Origin, assignment: string): string {
 
 type Risk = { cause: Setting; says: string; fix: string };
 
-/** The layer a role's own setting must win over: a role in this database's, or any lower one. */
-const over = (setting: Setting | undefined): Origin =>
-  setting?.origin.layer === 'role in database' || setting?.origin.layer === 'request'
-    ? setting.origin
-    : { layer: 'server' };
-
 /** The settings that would log an address in `session`, each with what it logs and its fix. */
 function risksOf(session: Session): Risk[] {
   const get = (name: string) => session.settings.get(name);
@@ -70,14 +65,16 @@ function risksOf(session: Session): Risk[] {
   const risks: Risk[] = [];
   const parameters = get('log_parameter_max_length');
   const withParameters = !zero(parameters?.value ?? '-1');
+  const parametersOrigin: Origin =
+    !parameters || parameters.origin.layer === 'all roles' ? { layer: 'server' } : parameters.origin;
   /** Statements logged with their parameters unless log_parameter_max_length is 0. */
   const logged = (cause: Setting | undefined, says: string, orFix: string) => {
     if (!cause || !withParameters) return;
     risks.push({
       cause,
       says: `${says}, with its parameters`,
-      // The role's own 0, over whatever layer lets parameters through (a reset could leave -1).
-      fix: `${setFor(session, over(parameters), 'log_parameter_max_length = 0')}, or ${orFix}`,
+      // The role's own 0: resetting ALTER ROLE ALL's -1 could leave the default, -1.
+      fix: `${setFor(session, parametersOrigin, 'log_parameter_max_length = 0')}, or ${orFix}`,
     });
   };
 
@@ -112,7 +109,7 @@ function risksOf(session: Session): Risk[] {
   }
 
   // The plan tree's constants (:constvalue) hold each parameter's bytes: log_parameter_max_length does
-  // not apply. debug_print_parse and debug_print_rewritten show the parameters as $1, not their values.
+  // not apply. debug_print_parse and debug_print_rewritten show a parameter as a Param, not its value.
   const plans = get('debug_print_plan');
   if (plans && truthy(plans.value)) {
     risks.push({
