@@ -1,11 +1,13 @@
 /**
  * The logging settings of each session that sends addresses to the database, as PostgreSQL and
  * PostgREST combine them, with where each value comes from:
- * - the Data API: PostgREST logs in as `authenticator` (the server's value, then the database's,
- *   the role's, the role's in this database: PostgreSQL's order), and applies each request's role's
+ * - the Data API: PostgREST logs in as `authenticator` (the server's value, then ALTER ROLE ALL's,
+ *   the database's, the role's, the role's in this database: PostgreSQL's order), and applies each request's role's
  *   own settings on top (`ALTER ROLE anon SET`), those of context `user` or that `authenticator`
  *   may SET (PostgREST's queryRoleSettings, supabase/security.md "Logs");
- * - the owner's commands: `postgres` and DATABASE_URL's role (erase and suppress send addresses).
+ * - the owner's commands: `postgres`, and DATABASE_URL's role where it may send addresses: erase
+ *   and suppress pass each one to private.address_hash, which only the owner's roles may run. A
+ *   role without it (the daily check's `waitlist_health`) sends none, so its settings are not read.
  * Read from pg_settings and pg_db_role_setting, which every role may read. A server value that
  * DATABASE_URL's role's own setting hides from this session is taken as PostgreSQL's default.
  */
@@ -22,6 +24,7 @@ export const LOGGING_SETTINGS = [
   'shared_preload_libraries',
   'session_preload_libraries',
   'local_preload_libraries',
+  'debug_print_plan',
   'auto_explain.log_min_duration',
   'pgaudit.log',
   'pgaudit.role',
@@ -33,6 +36,7 @@ const API_LOGIN = 'authenticator';
 
 export type Origin =
   | { layer: 'server' }
+  | { layer: 'all roles' }
   | { layer: 'database'; database: string }
   | { layer: 'role'; role: string }
   | { layer: 'role in database'; role: string; database: string }
@@ -62,7 +66,7 @@ type ServerRow = {
 type RoleRow = { role: string | null; database: string | null; config: string[] };
 
 /** Sources that mean the value came from a database or role setting (read below) or this session. */
-const NOT_THE_SERVERS = new Set(['database', 'user', 'database user', 'client', 'session', 'interactive']);
+const NOT_THE_SERVERS = new Set(['global', 'database', 'user', 'database user', 'client', 'session', 'interactive']);
 
 /** `name=value` as pg_db_role_setting stores it (the value unquoted). */
 function parseConfig(entry: string): [string, string] {
@@ -78,11 +82,14 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
      from pg_settings where name = any ($1)`,
     [LOGGING_SETTINGS, API_LOGIN],
   );
-  const { rows: here } = await db.query<{ database: string; user: string }>(
-    'select current_database() as database, current_user as user',
+  const { rows: here } = await db.query<{ database: string; user: string; sends: boolean }>(
+    `select current_database() as database, current_user as user,
+            exists (select from pg_proc p join pg_namespace n on n.oid = p.pronamespace
+                    where n.nspname = 'private' and p.proname = 'address_hash'
+                      and has_schema_privilege(n.oid, 'USAGE') and has_function_privilege(p.oid, 'EXECUTE')) as sends`,
   );
-  const { database, user } = here[0];
-  const logins = [...new Set([API_LOGIN, 'postgres', user])];
+  const { database, user, sends } = here[0];
+  const logins = [...new Set([API_LOGIN, 'postgres', ...(sends ? [user] : [])])];
   const roles = await db.query<RoleRow>(
     `select r.rolname as role, d.datname as database, s.setconfig as config
      from pg_db_role_setting s
@@ -98,6 +105,7 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
     const value = NOT_THE_SERVERS.has(row.source) ? row.boot_val : row.setting;
     serverLayer.set(row.name, { name: row.name, value, origin: { layer: 'server' } });
   }
+  /** One row of pg_db_role_setting: ALTER ROLE ALL SET (no role, no database), the database's, a role's. */
   const layer = (role: string | null, inDatabase: boolean): Setting[] =>
     roles.rows
       .filter((row) => row.role === role && (row.database !== null) === inDatabase)
@@ -105,7 +113,9 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
         row.config.map(parseConfig).map(([name, value]): Setting => {
           const origin: Origin =
             role === null
-              ? { layer: 'database', database }
+              ? inDatabase
+                ? { layer: 'database', database }
+                : { layer: 'all roles' }
               : inDatabase
                 ? { layer: 'role in database', role, database }
                 : { layer: 'role', role };
@@ -123,6 +133,7 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
     const settings = new Map<string, Setting>();
     const layers = [
       [...serverLayer.values()],
+      layer(null, false),
       layer(null, true),
       layer(login, false),
       layer(login, true),

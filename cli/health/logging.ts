@@ -2,9 +2,10 @@
  * Whether the server's log would receive an address. PostgREST sends each signup's body as a
  * query parameter, and the owner's erase and suppress send addresses the same way: a setting that
  * logs statements with their parameters, refused statements with theirs, or plans (which show a
- * parameter's value) writes an address to the log (supabase/security.md, "Logs"). Each session
- * that sends addresses is read with its own settings (logging-settings.ts); each setting that
- * would log one is named once, with where it is set and its fix.
+ * parameter's value: auto_explain, debug_print_plan) writes an address to the log
+ * (supabase/security.md, "Logs"). Each session that sends addresses is read with its own settings
+ * (logging-settings.ts); each setting that would log one is named once, with where it is set and
+ * its fix.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';
@@ -12,13 +13,21 @@ import { loggingSessions, type Origin, type Session, type Setting } from './logg
 
 const off = (value: string | undefined) => value === undefined || value.trim().startsWith('-');
 const zero = (value: string | undefined) => value !== undefined && Number.parseFloat(value) === 0;
-const truthy = (value: string | undefined) => ['on', 'true', 'yes', '1'].includes(value?.trim().toLowerCase() ?? '');
+/** pgaudit reads its class list case-insensitively: 'NONE' logs nothing, as 'none' does. */
+const audits = (value: string | undefined) => !['', 'none'].includes(value?.trim().toLowerCase() ?? '');
+/** PostgreSQL's reading of a boolean (parse_bool): 'on', '1', or any start of 'true' or 'yes'. */
+function truthy(value: string | undefined): boolean {
+  const v = value?.trim().toLowerCase() ?? '';
+  return v === 'on' || v === '1' || (v !== '' && ('true'.startsWith(v) || 'yes'.startsWith(v)));
+}
 
 /** Where a setting is set, as the statement that set it. */
 function where({ origin }: Setting): string {
   switch (origin.layer) {
     case 'server':
       return "the server's configuration";
+    case 'all roles':
+      return 'ALTER ROLE ALL SET';
     case 'database':
       return `ALTER DATABASE ${origin.database} SET`;
     case 'role':
@@ -34,12 +43,14 @@ const shown = (setting: Setting) => `${setting.name} = '${setting.value}' (${whe
 
 /**
  * The statement that gives `session` the value `assignment`, over the value it has now from
- * `origin`: a role's setting wins over the server's and the database's, one for the role in this
- * database over that, and only PostgREST's reload after a reset removes a request role's.
+ * `origin`: a role's setting wins over the server's, ALTER ROLE ALL's and the database's, one for
+ * the role in this database over that, and only PostgREST's reload after a reset removes a request
+ * role's. A setting of ALTER ROLE ALL that logs is reset there (the whole server's roles have it).
  */
 function setFor(session: Session, origin: Origin, assignment: string): string {
   const name = assignment.split(' ')[0];
   if (origin.layer === 'request') return `ALTER ROLE ${origin.role} RESET ${name}, then NOTIFY pgrst, 'reload config'`;
+  if (origin.layer === 'all roles') return `ALTER ROLE ALL RESET ${name}`;
   if (origin.layer === 'role in database')
     return `ALTER ROLE ${session.login} IN DATABASE ${origin.database} SET ${assignment}`;
   return `ALTER ROLE ${session.login} SET ${assignment}`;
@@ -54,13 +65,16 @@ function risksOf(session: Session): Risk[] {
   const risks: Risk[] = [];
   const parameters = get('log_parameter_max_length');
   const withParameters = !zero(parameters?.value ?? '-1');
+  const parametersOrigin: Origin =
+    !parameters || parameters.origin.layer === 'all roles' ? { layer: 'server' } : parameters.origin;
   /** Statements logged with their parameters unless log_parameter_max_length is 0. */
   const logged = (cause: Setting | undefined, says: string, orFix: string) => {
     if (!cause || !withParameters) return;
     risks.push({
       cause,
       says: `${says}, with its parameters`,
-      fix: `${setFor(session, parameters?.origin ?? { layer: 'server' }, 'log_parameter_max_length = 0')}, or ${orFix}`,
+      // The role's own 0: resetting ALTER ROLE ALL's -1 could leave the default, -1.
+      fix: `${setFor(session, parametersOrigin, 'log_parameter_max_length = 0')}, or ${orFix}`,
     });
   };
 
@@ -94,6 +108,17 @@ function risksOf(session: Session): Risk[] {
     });
   }
 
+  // The plan tree's constants (:constvalue) hold each parameter's bytes: log_parameter_max_length does
+  // not apply. debug_print_parse and debug_print_rewritten show a parameter as a Param, not its value.
+  const plans = get('debug_print_plan');
+  if (plans && truthy(plans.value)) {
+    risks.push({
+      cause: plans,
+      says: "logs each statement's plan, whose constants hold its parameters' bytes (log_parameter_max_length aside)",
+      fix: setFor(session, plans.origin, 'debug_print_plan = off'),
+    });
+  }
+
   const explain = get('auto_explain.log_min_duration');
   if (session.loaded('auto_explain') && explain && !off(explain.value)) {
     risks.push({
@@ -106,7 +131,7 @@ function risksOf(session: Session): Risk[] {
   }
 
   const auditParameters = get('pgaudit.log_parameter');
-  const audited = !['', 'none'].includes(value('pgaudit.log')?.trim() ?? '') || (value('pgaudit.role') ?? '') !== '';
+  const audited = audits(value('pgaudit.log')) || (value('pgaudit.role') ?? '') !== '';
   if (session.loaded('pgaudit') && audited && auditParameters && truthy(auditParameters.value)) {
     risks.push({
       cause: auditParameters,
@@ -154,6 +179,7 @@ export async function checkLogging(db: pg.Client): Promise<Finding> {
     'Run each statement named as postgres (on Supabase, supautils lets it set these for itself and the API ' +
       "roles, except pgaudit.log_parameter: ask support); a setting in the server's configuration: Dashboard → " +
       'Project Settings → Database → configuration, or support; elsewhere ALTER SYSTEM as a superuser, then ' +
-      "select pg_reload_conf(). A role's new settings apply from its next login.",
+      "select pg_reload_conf(). ALTER ROLE ALL needs a superuser (on Supabase: support). A role's new settings " +
+      'apply from its next login.',
   );
 }

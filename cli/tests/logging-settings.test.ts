@@ -5,6 +5,7 @@
  * file's own database (over the migrations' role settings, which keep parameters out), shows that
  * a signup's address then reaches the shared server's log, and reads what the owner is told.
  */
+import pg from 'pg';
 import { afterEach, describe, expect, it } from 'vitest';
 import { insertEmail } from '../../supabase/harness/api-request';
 import { hasLibrary } from '../../supabase/harness/cluster';
@@ -24,6 +25,17 @@ const PARAMETERS_OFF = `${AS_API} log_parameter_max_length = 0`;
 /** The risks a new session of the database sees (role and database settings apply from login on). */
 async function risksNow(): Promise<string[]> {
   const session = await connect(db.info, 'postgres');
+  try {
+    return await loggingRisks(session);
+  } finally {
+    await session.end();
+  }
+}
+
+/** The risks a new session of `role` (any login role of the test server) sees. */
+async function risksAs(role: string): Promise<string[]> {
+  const session = new pg.Client({ host: db.info.host, port: db.info.port, database: db.info.database, user: role });
+  await session.connect();
   try {
     return await loggingRisks(session);
   } finally {
@@ -78,6 +90,7 @@ describe('logging settings that would write an address', () => {
       'log_parameter_max_length = -1',
       'log_parameter_max_length_on_error = -1',
       'auto_explain.log_min_duration = 0',
+      'debug_print_plan = on',
     ]) {
       await asSuperuser(db, `alter database ${NAME} set ${setting}`);
     }
@@ -85,6 +98,25 @@ describe('logging settings that would write an address', () => {
     const owner = await connect(db.info, 'postgres');
     const finding = await checkLogging(owner).finally(() => owner.end());
     expect(finding).toMatchObject({ outcome: 'ok', says: 'No logging setting writes an address to the server log.' });
+  });
+
+  it("reads DATABASE_URL's role only where it may send addresses: not the daily check's", async () => {
+    const reader = 'cli_logging_reader';
+    await asSuperuser(db, `create role ${reader} login`);
+    try {
+      await asSuperuser(db, `alter database ${NAME} set log_min_duration_statement = 0`);
+      expect(await risksAs(reader)).toEqual([]);
+      await asSuperuser(db, `grant usage on schema private to ${reader}`);
+      await asSuperuser(db, `grant execute on function private.address_hash(text) to ${reader}`);
+      expect(await risksAs(reader)).toEqual([
+        `Sessions of ${reader}: log_min_duration_statement = '0' (ALTER DATABASE ${NAME} SET) logs each statement ` +
+          `slower than that, with its parameters. Fix: ALTER ROLE ${reader} SET log_parameter_max_length = 0, or ` +
+          'set it to -1.',
+      ]);
+    } finally {
+      await asSuperuser(db, `drop owned by ${reader}`);
+      await asSuperuser(db, `drop role ${reader}`);
+    }
   });
 
   it.each<{ settings: Record<string, string>; named: string; twice?: boolean }>([
@@ -120,6 +152,12 @@ describe('logging settings that would write an address', () => {
         `(a duplicate signup, a malformed address). Fix: ${AS_API} log_parameter_max_length_on_error = 0.`,
     },
     {
+      settings: { debug_print_plan: 't' }, // log_parameter_max_length = 0 (the migration's) does not apply
+      named:
+        `The Data API: debug_print_plan = 't' (${AS_API}) logs each statement's plan, whose constants hold its ` +
+        `parameters' bytes (log_parameter_max_length aside). Fix: ${AS_API} debug_print_plan = off.`,
+    },
+    {
       settings: { 'auto_explain.log_min_duration': '0', 'auto_explain.log_nested_statements': 'on' },
       named:
         `The Data API: auto_explain.log_min_duration = '0' (${AS_API}) logs the plans of statements slower than ` +
@@ -129,6 +167,17 @@ describe('logging settings that would write an address', () => {
   ])('$settings: the signup is logged with its address, and the owner is told', async (test) => {
     await loggedAndNamed(test.settings, test.named, test.twice);
   });
+
+  it.each(['debug_print_parse', 'debug_print_rewritten'])(
+    "%s shows a signup's parameter as a Param, not its address: not named",
+    async (name) => {
+      await forTheApi({ [name]: 'on' });
+      const { address, log } = await signUp();
+      expect(log).toContain(name === 'debug_print_parse' ? 'LOG:  parse tree:' : 'LOG:  rewritten parse tree:');
+      expect(log).not.toContain(address);
+      expect(await risksNow()).toEqual([]);
+    },
+  );
 
   // pgaudit, preloaded by the harness (apt-get install postgresql-<major>-pgaudit; .ci/run does).
   it('pgaudit with log_parameter: the signup is logged with its address, and the owner is told', async () => {
@@ -141,6 +190,29 @@ describe('logging settings that would write an address', () => {
       `The Data API: pgaudit.log_parameter = 'on' (${AS_API}) logs audited statements' parameters. ` +
         `Fix: ${AS_API} pgaudit.log_parameter = off.`,
     );
+  });
+
+  it("pgaudit.log = 'NONE' audits nothing, as pgaudit reads it (case-insensitively): nothing named", async () => {
+    await forTheApi({ 'pgaudit.log': 'NONE', 'pgaudit.log_parameter': 'on' });
+    const { address, log } = await signUp();
+    expect(log).not.toContain(address);
+    expect(await risksNow()).toEqual([]);
+  });
+
+  // The whole server's roles: pgaudit.log_parameter alone logs nothing where pgaudit.log is unset.
+  it('names ALTER ROLE ALL SET as its own layer, with ALTER ROLE ALL RESET as the fix', async () => {
+    await forTheApi({ 'pgaudit.log': 'all' });
+    await asSuperuser(db, 'alter role all set pgaudit.log_parameter = on');
+    try {
+      const { address, log } = await signUp();
+      expect(log).toContain(address);
+      expect(await risksNow()).toEqual([
+        "The Data API: pgaudit.log_parameter = 'on' (ALTER ROLE ALL SET) logs audited statements' parameters. " +
+          'Fix: ALTER ROLE ALL RESET pgaudit.log_parameter.',
+      ]);
+    } finally {
+      await asSuperuser(db, 'alter role all reset pgaudit.log_parameter');
+    }
   });
 
   it("log_statement = 'mod' logs the owner's erase with its address, not a signup (a SELECT over an INSERT)", async () => {
@@ -183,11 +255,16 @@ describe('logging settings that would write an address', () => {
   it("names a request role's setting that PostgREST applies (context user), not one it skips", async () => {
     await asSuperuser(db, 'alter role anon set log_parameter_max_length_on_error = -1');
     await asSuperuser(db, `alter role anon set log_statement = 'all'`); // superuser-only: PostgREST skips it
+    await asSuperuser(db, 'alter role anon set debug_print_plan = on'); // context user: PostgREST applies it
     try {
       expect(await risksNow()).toEqual([
         "The Data API as anon: log_parameter_max_length_on_error = '-1' (ALTER ROLE anon SET, applied to each " +
           "request by PostgREST) logs a refused statement's parameters (a duplicate signup, a malformed address). " +
           "Fix: ALTER ROLE anon RESET log_parameter_max_length_on_error, then NOTIFY pgrst, 'reload config'.",
+        "The Data API as anon: debug_print_plan = 'on' (ALTER ROLE anon SET, applied to each request by " +
+          "PostgREST) logs each statement's plan, whose constants hold its parameters' bytes " +
+          '(log_parameter_max_length aside). Fix: ALTER ROLE anon RESET debug_print_plan, then NOTIFY pgrst, ' +
+          "'reload config'.",
       ]);
     } finally {
       await asSuperuser(db, 'alter role anon reset all');

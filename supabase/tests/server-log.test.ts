@@ -1,9 +1,11 @@
 /**
  * The server log with every threshold on for the database (log_statement = 'all',
- * log_min_duration_statement = 0, parameters in full, on errors too, auto_explain with nested
- * plans): the migration 20261126400000_keep_parameters_out_of_the_log.sql gives `authenticator`
- * (the Data API) and `postgres` (the owner's commands) settings of their own, so their statements
- * are logged without a value. Signups through the PostgREST emulation and the owner's erase leave
+ * log_min_duration_statement = 0, the sampled ones at 0 and 1, parameters in full, on errors too,
+ * auto_explain with nested plans, debug_print_plan): the migrations
+ * 20261126400000_keep_parameters_out_of_the_log.sql and 20261126600000_no_plans_in_the_log.sql
+ * give `authenticator` (the Data API) and `postgres` (the owner's commands) settings of their own,
+ * so their statements are logged without a value (the log is read with each plan constant's bytes
+ * as text, server-log.ts). Signups through the PostgREST emulation and the owner's erase leave
  * no address in the log; a session without those role settings, given the same, does.
  */
 import { describe, expect, it } from 'vitest';
@@ -22,6 +24,9 @@ const THRESHOLDS = [
   'log_parameter_max_length_on_error = -1',
   'auto_explain.log_min_duration = 0',
   'auto_explain.log_nested_statements = on',
+  'log_min_duration_sample = 0',
+  'log_transaction_sample_rate = 1',
+  'debug_print_plan = on',
 ];
 const SIGNUPS = ['Log.Probe@Example.com', 'log-probe-2@example.org'];
 const MALFORMED = 'not-an-address-log-probe';
@@ -68,6 +73,7 @@ describe('the server log with every threshold on', () => {
       'log_parameter_max_length=0',
       'log_parameter_max_length_on_error=0',
       'auto_explain.log_min_duration=-1',
+      'debug_print_plan=off',
     ]);
     expect(rows).toEqual([
       { role: 'authenticator', config: expected },
