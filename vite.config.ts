@@ -7,6 +7,13 @@ import { inlinePageScripts } from './vite/inline-page-scripts.ts';
 import { prerender } from './vite/prerender.ts';
 import { securityHeadersFiles } from './vite/security-headers.ts';
 
+/**
+ * Two test files at a time in every project, whatever the machine (Vitest would take one on 2
+ * cores): most of a database test's time is spent waiting on a server or a child process. One
+ * number for all, so the projects share one pool (Vitest runs projects whose numbers differ one
+ * group after another).
+ */
+const WORKERS = 2;
 /** The app's tests (in jsdom), and the tools' (the Vite plugins, scripts: in Node). */
 const APP_TESTS = ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts'];
 const TOOL_TESTS = ['vite/**/*.test.ts', 'scripts/**/*.test.ts'];
@@ -55,6 +62,7 @@ export default defineConfig({
         test: {
           ...inThePage,
           name: 'unit',
+          maxWorkers: WORKERS,
           // Room for a busy machine; a passing test ends as soon as it is done.
           testTimeout: 30_000,
           include: APP_TESTS,
@@ -65,6 +73,7 @@ export default defineConfig({
         // The fast loop's other half (npm run test:unit runs both): no page, no mock.
         test: {
           name: 'unit-tools',
+          maxWorkers: WORKERS,
           environment: 'node',
           testTimeout: 30_000,
           include: TOOL_TESTS,
@@ -78,6 +87,7 @@ export default defineConfig({
         test: {
           ...inThePage,
           name: 'build',
+          maxWorkers: WORKERS,
           testTimeout: 60_000,
           include: [BUILD_TESTS],
           pool: 'forks',
@@ -89,11 +99,8 @@ export default defineConfig({
           environment: 'node',
           include: ['supabase/tests/**/*.test.ts', 'cli/tests/**/*.test.ts'],
           globalSetup: ['supabase/tests/global-setup.ts'],
-          // Two test files at a time, each worker on a throwaway PostgreSQL server of its own
-          // (supabase/tests/shared-server.ts): most of a file's time is spent waiting on a server
-          // or a child process. After the app's tests (a group of their own).
-          maxWorkers: 2,
-          sequence: { groupOrder: 1 },
+          // Each worker on a throwaway PostgreSQL server of its own (supabase/tests/shared-server.ts).
+          maxWorkers: WORKERS,
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

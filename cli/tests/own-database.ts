@@ -1,24 +1,22 @@
 /**
- * A database of its own for a CLI test file, migrated like the shared one, in the db tests'
- * throwaway server: the CLI tests seed, suppress and email the whole list, which must not
- * disturb the other files' rows (nor theirs these tests' counts). The CLI finds it through
- * DATABASE_URL, which its child processes inherit. `migrated: false`: an empty database, as a
- * project looks before its migrations are applied.
+ * A database of its own for a CLI test file, in the db tests' throwaway server: the CLI tests
+ * seed, suppress and email the whole list, which must not disturb the other files' rows (nor
+ * theirs these tests' counts). A copy of the server's migrated template (every migration, not
+ * sealed). The CLI finds it through DATABASE_URL, which its child processes inherit.
+ * `migrated: false`: an empty database, as a project looks before its migrations are applied.
  */
 import type { Client } from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { SUPERUSER } from '../../supabase/harness/cluster';
 import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from '../../supabase/harness/database';
-import { migrate } from '../../supabase/harness/migrations';
-import { sharedDatabase } from '../../supabase/tests/shared-server';
+import { MIGRATED_TEMPLATE, sharedDatabase } from '../../supabase/tests/shared-server';
 
 export type OwnDatabase = { owner: Client; info: ConnectionInfo; url: string };
 
 export function useOwnDatabase(name: string, { migrated = true } = {}): OwnDatabase {
   const own = {} as OwnDatabase;
   beforeAll(async () => {
-    own.info = await createEmptyDatabase(sharedDatabase(), name);
-    if (migrated) await migrate(own.info);
+    own.info = await createEmptyDatabase(sharedDatabase(), name, migrated ? MIGRATED_TEMPLATE : undefined);
     own.owner = await connect(own.info, 'postgres');
     own.url = ownerUrl(own.info);
     process.env.DATABASE_URL = own.url;

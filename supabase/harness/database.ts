@@ -102,12 +102,19 @@ export async function createSupabaseDatabase(cluster: Cluster): Promise<Connecti
 export const ownerUrl = (info: ConnectionInfo) =>
   `postgresql://postgres@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
 
-/** A new, empty database `name` (dropped first if it exists) in the shared test server. */
-export async function createEmptyDatabase(shared: ConnectionInfo, name: string): Promise<ConnectionInfo> {
+/**
+ * A new database `name` (dropped first if it exists) in the shared test server: empty, or a copy
+ * of the database `template` (which nobody may be connected to).
+ */
+export async function createEmptyDatabase(
+  shared: ConnectionInfo,
+  name: string,
+  template = 'template0',
+): Promise<ConnectionInfo> {
   const admin = await connect({ ...shared, database: 'postgres' }, SUPERUSER);
   try {
     await admin.query(`drop database if exists ${name}`);
-    await admin.query(`create database ${name} owner postgres template template0`);
+    await admin.query(`create database ${name} owner postgres template ${template}`);
   } finally {
     await admin.end();
   }

@@ -1,8 +1,9 @@
 import type { TestProject } from 'vitest/node';
 import { startCluster, type Cluster } from '../harness/cluster';
-import { connect, type ConnectionInfo } from '../harness/database';
-import { createWaitlistDatabase } from '../harness/migrations';
+import { connect, createEmptyDatabase, type ConnectionInfo } from '../harness/database';
+import { createWaitlistDatabase, migrate } from '../harness/migrations';
 import { sealList } from '../harness/sealed';
+import { MIGRATED_TEMPLATE } from './shared-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -20,6 +21,7 @@ async function startServer(): Promise<{ cluster: Cluster; database: ConnectionIn
   const cluster = await startCluster();
   try {
     const database = await createWaitlistDatabase(cluster);
+    await migrate(await createEmptyDatabase(database, MIGRATED_TEMPLATE));
     const owner = await connect(database, 'postgres');
     const ownerKey = await sealList(owner).finally(() => owner.end());
     return { cluster, database, ownerKey };

@@ -15,6 +15,10 @@ function serverIndex(): number {
   return index;
 }
 
+/** In each server, a database with every migration and the seed, not sealed, that nobody uses:
+ * what a test file's own database is copied from (cli/tests/own-database.ts). */
+export const MIGRATED_TEMPLATE = 'migrated_template';
+
 /** This worker's shared waiting-list database (every migration, sealed). */
 export function sharedDatabase(): ConnectionInfo {
   return inject('databases')[serverIndex()];
