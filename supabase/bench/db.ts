@@ -239,7 +239,8 @@ async function compareLaunchDays(cluster: Cluster, before: string, rounds: numbe
       .filter((row) => row.migrations === label)
       .map((row) => Number(row['signups accepted / s']))
       .sort((a, b) => a - b);
-    return rates[Math.floor(rates.length / 2)];
+    const middle = rates.length / 2;
+    return Number.isInteger(middle) ? Math.round((rates[middle - 1] + rates[middle]) / 2) : rates[Math.floor(middle)];
   };
   console.log(
     `Median accepted / s: before ${median('before')}, after ${median('after')} (${(median('after') / median('before')).toFixed(2)} ×).`,
