@@ -8,6 +8,7 @@ import { beginExport, exportSource, type ExportChoice } from './list/export-quer
 import { progress } from './progress.ts';
 import { binaryCopyRows } from './seal/copy-binary.ts';
 import { sealedCsv } from './seal/csv.ts';
+import { wrappedKeys } from './seal/open.ts';
 import { openerFor } from './seal/sealed-list.ts';
 import { EXIT, say } from './terminal.ts';
 
@@ -21,7 +22,9 @@ async function exportTo(to: Writable, choice: ExportChoice): Promise<Exported> {
       // Before anything is written: without the key, no address at all.
       const opener = await openerFor(db, 'export');
       const signups = await beginExport(db);
-      await opener?.load(db); // every hourly key of this snapshot, unwrapped before the first row
+      // Every hourly key of this snapshot, unwrapped while the server sorts the rows for the COPY
+      // (sent next); the CSV waits for the keys.
+      const unwrapped = opener ? opener.unwrapAll(await wrappedKeys(db)) : Promise.resolve();
       // A bar on a terminal only: a script reading stderr gets no chatter.
       const bar = process.stderr.isTTY ? progress('export', signups) : undefined;
       let written = 0;
@@ -32,8 +35,9 @@ async function exportTo(to: Writable, choice: ExportChoice): Promise<Exported> {
           written += n;
           bar?.advance(n);
         },
+        after: unwrapped,
       });
-      await pipeline(db.query(copyTo(exportSource(choice))), binaryCopyRows(), csv, to);
+      await Promise.all([unwrapped, pipeline(db.query(copyTo(exportSource(choice))), binaryCopyRows(), csv, to)]);
       bar?.stop();
       await db.query('commit');
       return { leftOut: signups - written - csv.unreadable, unreadable: csv.unreadable };

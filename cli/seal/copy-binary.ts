@@ -1,14 +1,46 @@
 /**
  * PostgreSQL's binary COPY format, read as it streams: a Transform from the server's bytes to
- * batches of rows, each field a Buffer (a view of the incoming chunk) or null. Binary, not CSV:
- * sealed bytes arrive as they are, with no hex to decode and no quoting to undo.
+ * batches of rows (CopyRows). Binary, not CSV: sealed bytes arrive as they are, with no hex to
+ * decode and no quoting to undo. A batch keeps the bytes it came in and where each field lies in
+ * them, with no object per row or field: an export of millions of rows leaves little garbage.
  * https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.4
  */
 import { Transform, type TransformCallback } from 'node:stream';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
-export type Fields = (Buffer | null)[];
+/** Rows of one batch: field `column` of row `row` is data[start(row, column) …] for length(row, column) bytes. */
+export class CopyRows {
+  readonly data: Buffer;
+  readonly count: number;
+  private readonly columns: number;
+  /** Per row and column: the field's offset in data, then its length (-1: NULL). */
+  private readonly fields: number[];
+
+  constructor(data: Buffer, columns: number, fields: number[]) {
+    this.data = data;
+    this.columns = columns;
+    this.fields = fields;
+    this.count = columns ? fields.length / (2 * columns) : 0;
+  }
+
+  start(row: number, column: number): number {
+    return this.fields[2 * (row * this.columns + column)];
+  }
+
+  /** -1 for NULL. */
+  length(row: number, column: number): number {
+    return this.fields[2 * (row * this.columns + column) + 1];
+  }
+
+  /** The field's bytes (a view of data), or null. */
+  field(row: number, column: number): Buffer | null {
+    const length = this.length(row, column);
+    if (length === -1) return null;
+    const start = this.start(row, column);
+    return this.data.subarray(start, start + length);
+  }
+}
 
 export function binaryCopyRows(): Transform {
   let pending: Buffer | null = null;
@@ -28,7 +60,8 @@ export function binaryCopyRows(): Transform {
         at = SIGNATURE.length + 8 + data.readInt32BE(SIGNATURE.length + 4);
         headerRead = true;
       }
-      const rows: Fields[] = [];
+      const fields: number[] = [];
+      let columns = 0;
       for (;;) {
         if (data.length - at < 2) break;
         const count = data.readInt16BE(at);
@@ -36,7 +69,8 @@ export function binaryCopyRows(): Transform {
           at = data.length; // the trailer
           break;
         }
-        const fields: Fields = new Array(count);
+        if (columns && count !== columns) return done(new Error('A COPY row with another number of fields.'));
+        const rowStart = fields.length;
         let p = at + 2;
         let whole = true;
         for (let f = 0; f < count; f += 1) {
@@ -46,23 +80,22 @@ export function binaryCopyRows(): Transform {
           }
           const length = data.readInt32BE(p);
           p += 4;
-          if (length === -1) {
-            fields[f] = null;
-            continue;
-          }
-          if (data.length - p < length) {
+          if (length !== -1 && data.length - p < length) {
             whole = false;
             break;
           }
-          fields[f] = data.subarray(p, p + length);
-          p += length;
+          fields.push(p, length);
+          if (length !== -1) p += length;
         }
-        if (!whole) break;
-        rows.push(fields);
+        if (!whole) {
+          fields.length = rowStart;
+          break;
+        }
+        columns = count;
         at = p;
       }
       pending = at < data.length ? data.subarray(at) : null;
-      if (rows.length) this.push(rows);
+      if (fields.length) this.push(new CopyRows(data, columns, fields));
       done();
     },
     flush(done: TransformCallback) {

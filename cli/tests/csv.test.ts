@@ -1,18 +1,37 @@
 /**
- * The export's CSV writer on rows as binary COPY sends them: quoting as PostgreSQL's COPY … CSV,
- * and for a spreadsheet every cell quoted and every formula start escaped (OWASP).
+ * The export's CSV writer on rows as binary COPY sends them (cut into small chunks, so rows and
+ * fields straddle them): quoting as PostgreSQL's COPY … CSV, and for a spreadsheet every cell
+ * quoted and every formula start escaped (OWASP).
  */
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import type { Fields } from '../seal/copy-binary';
+import { binaryCopyRows } from '../seal/copy-binary';
 import { sealedCsv } from '../seal/csv';
 
 const AT = Buffer.from('2026-11-25T10:00:00Z');
 
+const int = (bytes: number, value: number) => {
+  const buffer = Buffer.alloc(bytes);
+  buffer.writeIntBE(value, 0, bytes);
+  return buffer;
+};
+
+/** Rows as binary COPY sends them: signature, flags, no header extension, each row's fields, the trailer. */
+function binaryCopy(rows: (Buffer | null)[][]): Buffer {
+  const parts: Buffer[] = [Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1'), int(4, 0), int(4, 0)];
+  for (const row of rows) {
+    parts.push(int(2, row.length));
+    for (const field of row) parts.push(int(4, field ? field.length : -1), field ?? Buffer.alloc(0));
+  }
+  parts.push(int(2, -1));
+  return Buffer.concat(parts);
+}
+
 /** The CSV of these plaintext addresses (rows stored before keys init: no seal to open). */
 async function csvOf(addresses: string[], spreadsheet: boolean): Promise<string> {
-  const rows: Fields[] = addresses.map((address) => [null, null, null, null, Buffer.from(address), AT]);
+  const copy = binaryCopy(addresses.map((address) => [Buffer.alloc(8), null, null, null, Buffer.from(address), AT]));
+  const chunks7 = Array.from({ length: Math.ceil(copy.length / 7) }, (_, i) => copy.subarray(7 * i, 7 * i + 7));
   const chunks: Buffer[] = [];
   const sink = new Writable({
     write(chunk: Buffer, _encoding, done) {
@@ -20,7 +39,7 @@ async function csvOf(addresses: string[], spreadsheet: boolean): Promise<string>
       done();
     },
   });
-  await pipeline(Readable.from([rows]), sealedCsv(null, { spreadsheet }), sink);
+  await pipeline(Readable.from(chunks7), binaryCopyRows(), sealedCsv(null, { spreadsheet }), sink);
   return Buffer.concat(chunks).toString('utf8');
 }
 

@@ -13,19 +13,20 @@ export const MAIN = fileURLToPath(new URL('../../cli/main.js', import.meta.url))
 /** A month of hours, each with its own sealing key. */
 export const STEPS = 720;
 
-/** keyFile: the owner's private key in a 0600 file, what WAITLIST_OWNER_KEY_FILE names. */
+/** keyFile: the owner's private key in a 0600 file, what WAITLIST_OWNER_KEY_FILE names ('' when not sealed). */
 export type BenchList = { cluster: Cluster; info: ConnectionInfo; url: string; keyFile: string };
 
 /**
  * Default durability (fsync on), as the db benchmark does, so the figures mean something. The
  * list is sealed first, then filled oldest first through the signup trigger, the sealing clock
- * moved an hour between equal slices: `rows` signups spread over STEPS hourly keys.
+ * moved an hour between equal slices: `rows` signups spread over STEPS hourly keys. With
+ * `sealed: false`, the same signups on a list not sealed yet (before `keys init`), stored as typed.
  */
-export async function listOf(rows: number): Promise<BenchList> {
+export async function listOf(rows: number, { sealed = true } = {}): Promise<BenchList> {
   const cluster = await startCluster({ durable: true });
   const info = await createWaitlistDatabase(cluster);
   const owner = await connect(info, 'postgres');
-  const keyFile = ownerKeyFile(await sealList(owner));
+  const keyFile = sealed ? ownerKeyFile(await sealList(owner)) : '';
   const slice = Math.ceil(rows / STEPS);
   for (let from = rows, hour = 0; from > 0; from -= slice, hour += 1) {
     await owner.query(

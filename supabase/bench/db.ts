@@ -16,6 +16,9 @@ import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
 import { connect, createEmptyDatabase, createSupabaseDatabase, type ConnectionInfo } from '../harness/database';
 import { createWaitlistDatabase, migrate } from '../harness/migrations';
 import { sealList } from '../harness/sealed';
+import { Ratchet } from '../../cli/seal/ratchet';
+import { newRecoveryKey } from '../../cli/seal/recovery-key';
+import { resealList } from '../../cli/seal/reseal';
 
 const INSERTS = 5_000;
 const DUPLICATES = 1_000;
@@ -173,10 +176,21 @@ async function launchDayLoad(info: ConnectionInfo, owner: Client, round = 0) {
 }
 
 /**
+ * Seals the list as `keys init` did with the migrations it has: with hourly keys, or, before
+ * 20261126200000_hourly_seal_keys, with the recovery-key ratchet.
+ */
+async function sealAsKeysInit(owner: Client) {
+  const { rows } = await owner.query(`select to_regclass('private.owner_key') is not null as hourly`);
+  if (rows[0].hourly) await sealList(owner);
+  else await resealList(owner, null, new Ratchet(newRecoveryKey()));
+}
+
+/**
  * --before <migration>: launch day only, alternately on two databases of one server, one migrated
  * up to (not including) that migration, one with every migration: before, after, before, after, …
  * Each round has networks and addresses of its own; two rounds per database stay within one slot's
- * 'all' limit (30,000). Both databases are sealed; neither runs pg_cron (it serves one database).
+ * 'all' limit (30,000). Both databases are sealed (sealAsKeysInit); neither runs pg_cron (it serves
+ * one database).
  */
 async function compareLaunchDays(cluster: Cluster, before: string, rounds: number) {
   const databases = [] as { label: string; info: ConnectionInfo; owner: Client }[];
@@ -189,7 +203,7 @@ async function compareLaunchDays(cluster: Cluster, before: string, rounds: numbe
     await migrate(info, range);
     const owner = await connect(info, 'postgres');
     if (label === 'before') await owner.query(`insert into public.waiting_list (email) values ('taken@example.com')`);
-    await sealList(owner);
+    await sealAsKeysInit(owner);
     databases.push({ label, info, owner });
   }
   const table: Record<string, string | number>[] = [];
@@ -225,7 +239,8 @@ async function compareLaunchDays(cluster: Cluster, before: string, rounds: numbe
       .filter((row) => row.migrations === label)
       .map((row) => Number(row['signups accepted / s']))
       .sort((a, b) => a - b);
-    return rates[Math.floor(rates.length / 2)];
+    const middle = rates.length / 2;
+    return Number.isInteger(middle) ? Math.round((rates[middle - 1] + rates[middle]) / 2) : rates[Math.floor(middle)];
   };
   console.log(
     `Median accepted / s: before ${median('before')}, after ${median('after')} (${(median('after') / median('before')).toFixed(2)} ×).`,
