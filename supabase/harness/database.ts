@@ -4,7 +4,7 @@
  * scripts/db-push-check.ts).
  */
 import pg from 'pg';
-import { DATABASE, SUPERUSER, type Cluster } from './cluster';
+import { DATABASE, majorVersion, SUPERUSER, type Cluster } from './cluster';
 
 export type ConnectionInfo = { host: string; port: number; database: string; cron: boolean; binDir: string };
 
@@ -31,6 +31,12 @@ const supabaseRoles = `
  * Here the superuser grants the two the migrations set; `postgres` already has CREATEROLE.
  */
 const supautilsSettings = 'grant set on parameter log_parameter_max_length, auto_explain.log_min_duration to postgres';
+/**
+ * From PostgreSQL 16 on, CREATEROLE alone no longer lets `postgres` alter a role it did not
+ * create (the migrations' `ALTER ROLE authenticator SET`); on Supabase, supautils lets it. Here the
+ * superuser grants it ADMIN on authenticator (not run here: the machines have PostgreSQL 15).
+ */
+const adminOnAuthenticator = 'grant authenticator to postgres with admin option';
 const createDatabase = (locale: string) =>
   `create database ${DATABASE} owner postgres encoding 'UTF8' locale '${locale}' template template0`;
 
@@ -77,6 +83,7 @@ export async function createSupabaseDatabase(cluster: Cluster): Promise<Connecti
   try {
     await admin.query(supabaseRoles);
     await admin.query(supautilsSettings);
+    if (majorVersion(cluster.binDir) >= 16) await admin.query(adminOnAuthenticator);
     await admin.query(createDatabase(cluster.locale));
   } finally {
     await admin.end();
