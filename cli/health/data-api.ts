@@ -8,7 +8,7 @@
 import { randomUUID } from 'node:crypto';
 import { ok, problem, skipped, type Finding } from './finding.ts';
 import { allowOrigin, APPLY_MIGRATIONS, RESTORE_PROJECT } from './fixes.ts';
-import { errorBody, request, type Answer } from './http.ts';
+import { request, whatItSaid, type Answer } from './http.ts';
 import type { Settings } from './settings.ts';
 
 const CHECK = 'data API';
@@ -23,9 +23,7 @@ export function judgeAnswer(answer: Answer, { site, api }: Settings): Finding {
     const fix = answer.timedOut ? RESTORE_PROJECT : `Check VITE_SUPABASE_URL. ${RESTORE_PROJECT}`;
     return problem(CHECK, `${endpoint} ${answer.failure}.`, fix);
   }
-  const { status } = answer;
-  const { code, message } = errorBody(answer.body);
-  const said = [status, code, message && JSON.stringify(message)].filter(Boolean).join(' ');
+  const { status, code, said } = whatItSaid(answer);
   if (status === 400 && code === '23514') {
     return ok(
       CHECK,
@@ -103,9 +101,7 @@ const READ = 'public read';
  */
 export function judgeRead(answer: Answer, { api }: Settings): Finding {
   if ('failure' in answer) return skipped(READ, `Not checked: ${api} ${answer.failure} (see data API).`);
-  const { status } = answer;
-  const { code, message } = errorBody(answer.body);
-  const said = [status, code, message && JSON.stringify(message)].filter(Boolean).join(' ');
+  const { status, code, said } = whatItSaid(answer);
   if (status === 401 && code === '42501') {
     return ok(
       READ,

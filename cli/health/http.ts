@@ -20,8 +20,14 @@ export async function request(url: string, init: RequestInit, seconds: number): 
   }
 }
 
+/** An answer's status and PostgREST error code, and both with its message as one phrase for the owner. */
+export function whatItSaid({ status, body }: { status: number; body: string }) {
+  const { code, message } = errorBody(body);
+  return { status, code, said: [status, code, message && JSON.stringify(message)].filter(Boolean).join(' ') };
+}
+
 /** PostgREST's error body ({code, message, …}) or Supabase's gateway's ({message}); {} for anything else. */
-export function errorBody(body: string): { code?: string; message?: string } {
+function errorBody(body: string): { code?: string; message?: string } {
   try {
     const parsed: unknown = JSON.parse(body);
     return parsed && typeof parsed === 'object' ? (parsed as { code?: string; message?: string }) : {};
