@@ -1,15 +1,14 @@
 import { Command } from 'commander';
 import { withDatabase } from './connect/database.ts';
 import { sealingFaults, sealStatus } from './health/sealing.ts';
-import { countSignups } from './list/signups.ts';
-import { sealPending } from './seal/sealed-list.ts';
+import { countSignups, sealPending } from './list/signups.ts';
 import { json, out, say } from './terminal.ts';
 
 export function countCommand(): Command {
   return new Command('count')
     .description(
       'Print the number of addresses on the list (and, with --json, how many may be emailed); on stderr, ' +
-        'anything wrong with the sealing (not sealed yet, a stalled hourly key, rows waiting to be sealed).',
+        'anything wrong with the sealing (not sealed yet, a stalled hour key, rows waiting to be sealed).',
     )
     .option('--json', 'print {"addresses", "mayEmail", "sealing"} as JSON')
     .action(async (options: { json?: boolean }) => {
@@ -18,9 +17,7 @@ export function countCommand(): Command {
         return { counted: await countSignups(db), sealing: await sealStatus(db) };
       });
       for (const fault of sealingFaults(sealing)) say(`Warning: ${fault}`);
-      if (options.json) {
-        const { moved_seconds_ago: movedSecondsAgo, ...rest } = sealing;
-        json({ ...counted, sealing: { ...rest, movedSecondsAgo } });
-      } else out(String(counted.addresses));
+      if (options.json) json({ ...counted, sealing });
+      else out(String(counted.addresses));
     });
 }

@@ -22,7 +22,7 @@ async function exportTo(to: Writable, choice: ExportChoice): Promise<Exported> {
       // Before anything is written: without the key, no address at all.
       const opener = await openerFor(db, 'export');
       const signups = await beginExport(db);
-      // Every hourly key of this snapshot, unwrapped while the server sorts the rows for the COPY
+      // Every hour key of this snapshot, unwrapped while the server sorts the rows for the COPY
       // (sent next); the CSV waits for the keys.
       const unwrapped = opener ? opener.unwrapAll(await wrappedKeys(db)) : Promise.resolve();
       // A bar on a terminal only: a script reading stderr gets no chatter.
@@ -51,8 +51,8 @@ export function exportCommand(): Command {
     .description(
       'Write every address as CSV (RFC 4180, header email,signed_up_at in UTC ISO 8601) to stdout, oldest first, ' +
         'each address byte for byte as signed up. Addresses on the do-not-email list are left out. Once the list ' +
-        `is sealed, needs the owner's private key (WAITLIST_OWNER_KEY_FILE or WAITLIST_OWNER_KEY_COMMAND, or its ` +
-        'file named on a terminal); a list still sealed by the ratchet needs its recovery key.',
+        "is sealed, needs the owner's private key (WAITLIST_OWNER_KEY_FILE or WAITLIST_OWNER_KEY_COMMAND, or its " +
+        'file named on a terminal).',
     )
     .option('--all', 'include the addresses on the do-not-email list')
     .addOption(

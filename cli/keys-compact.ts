@@ -1,5 +1,5 @@
 /**
- * What follows sealing (`keys init`, `keys upgrade`), and `keys compact`, which does it again:
+ * What follows sealing (`keys init`), and `keys compact`, which does it again:
  * every address still stored as typed is sealed, no old row version keeps what was sealed, and no
  * column sample keeps an address (cli/seal/statistics.ts). It asks nothing and changes nothing but
  * that, so it is safe to run as often as needed; what is left, and who may remove it, is said plainly.
@@ -7,13 +7,31 @@
 import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
 import { sealStored } from './seal/install.ts';
-import { compactList } from './seal/reseal.ts';
-import { sealState } from './seal/sealed-list.ts';
+import { installedPublicKey } from './seal/sealed-list.ts';
 import { FORGET_BY_HAND, forgetAddressSamples } from './seal/statistics.ts';
 import { say, UsageError } from './terminal.ts';
 
 /** The next step when the cleanup did not finish, for every message that says so. */
 export const COMPACT_LATER = 'npm run waitlist -- keys compact';
+const LIST_TABLES = 'public.waiting_list, private.signup_addresses';
+
+/**
+ * Rewrites the list's tables into new files, so the plaintext of the rows just sealed does not
+ * linger in dead row versions, and refreshes their statistics, which sample column values. Signups
+ * wait while it runs; it gives up after 5 s of waiting for the lock.
+ */
+async function compactList(db: pg.Client): Promise<boolean> {
+  await db.query(`set lock_timeout = '5s'`);
+  try {
+    await db.query(`vacuum (full, analyze) ${LIST_TABLES}`);
+    return true;
+  } catch (error) {
+    if ((error as { code?: string }).code !== '55P03') throw error;
+    return false;
+  } finally {
+    await db.query('reset lock_timeout');
+  }
+}
 
 /**
  * After sealing: old row versions and column samples gone, as far as this role may and the list
@@ -25,7 +43,7 @@ export async function compact(db: pg.Client): Promise<boolean> {
     say('The list was busy: its old row versions are still on disk. At a quiet moment, run');
     say(`  ${COMPACT_LATER}`);
     say('or, in the SQL editor:');
-    say('  vacuum (full, analyze) public.waiting_list, private.waiting_list_keys, private.seal_key;');
+    say(`  vacuum (full, analyze) ${LIST_TABLES};`);
   }
   const { resampled, rewritten, databaseOwner } = await forgetAddressSamples(db);
   if (!resampled || !rewritten) {
@@ -49,13 +67,8 @@ export async function compact(db: pg.Client): Promise<boolean> {
 export async function compactSealed(): Promise<void> {
   await withDatabase(
     async (db) => {
-      const state = await sealState(db);
-      if (!state.hourly) {
-        throw new UsageError(
-          state.started
-            ? 'The list is sealed by the older recovery-key ratchet: keys upgrade moves it over and compacts it.'
-            : 'The list is not sealed yet: keys init seals it and compacts it.',
-        );
+      if (!(await installedPublicKey(db))) {
+        throw new UsageError('The list is not sealed yet: keys init seals it and compacts it.');
       }
       const sealed = await sealStored(db);
       if (sealed) say(`Sealed ${sealed} addresses that were still stored as typed.`);

@@ -7,9 +7,7 @@ import { compact, COMPACT_LATER, compactSealed } from './keys-compact.ts';
 import { ownerKeyHeld, publicKeyDigest } from './seal/held.ts';
 import { installOwnerKey } from './seal/install.ts';
 import { newOwnerKeyPair, type OwnerKey, parseOwnerKey } from './seal/owner-key.ts';
-import { recoveryKey } from './seal/recovery-input.ts';
-import { checkedRatchet, sealState } from './seal/sealed-list.ts';
-import { upgradeList } from './seal/upgrade.ts';
+import { installedPublicKey } from './seal/sealed-list.ts';
 import { say, UsageError } from './terminal.ts';
 
 /** Sealing a long list and rewriting its tables take longer than a short query may. */
@@ -75,8 +73,6 @@ async function warnAboutLogs(db: pg.Client): Promise<void> {
   for (const risk of await loggingRisks(db)) say(`Warning: the server log receives addresses: ${risk}`);
 }
 
-const KEY_FILE_NEEDED = (command: string) =>
-  new UsageError(`Name a new file for your private key: keys ${command} --key-file <file>.`);
 
 function keptPrivately(keyFile: string): void {
   say(`Wrote your private key to ${keyFile} (readable by you only); nothing else holds it. It alone opens`);
@@ -85,13 +81,9 @@ function keptPrivately(keyFile: string): void {
 
 async function init(options: { keyFile?: string }): Promise<void> {
   const { keyFile } = options;
-  if (!keyFile) throw KEY_FILE_NEEDED('init');
+  if (!keyFile) throw new UsageError('Name a new file for your private key: keys init --key-file <file>.');
   await withDatabase(async (db) => {
-    const state = await sealState(db);
-    if (state.hourly) throw new UsageError('The list is sealed already.');
-    if (state.started) {
-      throw new UsageError('The list is sealed by the older recovery-key ratchet: move it over with keys upgrade.');
-    }
+    if (await installedPublicKey(db)) throw new UsageError('The list is sealed already.');
     await warnAboutLogs(db);
     const sealed = await withNewOwnerKey(keyFile, async (publicKey, saved, installed) => {
       const sealed = await installOwnerKey(db, publicKey, saved, installed);
@@ -99,28 +91,8 @@ async function init(options: { keyFile?: string }): Promise<void> {
       return sealed;
     });
     keptPrivately(keyFile);
-    say(`Sealed ${sealed} stored addresses. From now on every signup is sealed with a key of its hour,`);
-    say('which the database holds in clear only during that hour, and for you only wrapped to your key.');
-  }, LONG);
-}
-
-async function upgrade(options: { keyFile?: string }): Promise<void> {
-  const { keyFile } = options;
-  if (!keyFile) throw KEY_FILE_NEEDED('upgrade');
-  await withDatabase(async (db) => {
-    const state = await sealState(db);
-    if (state.hourly) throw new UsageError('The list is sealed with hourly keys already.');
-    if (!state.started) throw new UsageError('The list is not sealed yet: run keys init.');
-    const ratchet = checkedRatchet(await recoveryKey('keys upgrade'), state);
-    await warnAboutLogs(db);
-    const sealed = await withNewOwnerKey(keyFile, async (publicKey, saved, installed) => {
-      const sealed = await upgradeList(db, ratchet, publicKey, saved, installed);
-      await compact(db);
-      return sealed;
-    });
-    keptPrivately(keyFile);
-    say(`Sealed ${sealed} addresses again under a key wrapped to yours; the ratchet's chain is deleted and the`);
-    say('recovery key opens nothing from now on. Every new signup is sealed with a key of its hour.');
+    say(`Sealed ${sealed} stored addresses under a key made here and wrapped to yours. From now on every signup`);
+    say('is sealed with a key of its hour, which the database holds in clear only during that hour.');
   }, LONG);
 }
 
@@ -139,19 +111,9 @@ export function keysCommand(): Command {
       .exitOverride(),
   );
   keys.addCommand(
-    new Command('upgrade')
-      .description(
-        'Move a list sealed by the recovery-key ratchet to hourly keys: makes your key pair as init does and ' +
-          'seals every address again. Needs the recovery key (WAITLIST_RECOVERY_KEY, or typed).',
-      )
-      .option('--key-file <file>', 'the new file for your private key (refused if it exists)')
-      .action(upgrade)
-      .exitOverride(),
-  );
-  keys.addCommand(
     new Command('compact')
       .description(
-        'Redo what keys init and keys upgrade do after sealing, if they could not finish it: seal any address ' +
+        'Redo what keys init does after sealing, if it could not finish it: seal any address ' +
           "still stored as typed, rewrite the list's tables and its column statistics. Safe to run again.",
       )
       .action(compactSealed)

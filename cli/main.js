@@ -3,6 +3,7 @@
  * version (node-version.js) before the program's TypeScript is loaded (an older Node cannot load
  * it and would only print a stack trace), then runs the program (program.ts).
  */
+import { enableCompileCache } from 'node:module';
 import { satisfies, supportedNode } from './node-version.js';
 
 if (!satisfies(process.versions.node)) {
@@ -14,4 +15,5 @@ if (!satisfies(process.versions.node)) {
   process.exit(2);
 }
 
+enableCompileCache();
 await import('./program.ts');

@@ -6,16 +6,6 @@ import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { skipTlsVerify } from './connect/database.ts';
 import { explainDatabaseError } from './connect/database-errors.ts';
-import { countCommand } from './count.ts';
-import { dailyCommand } from './daily.ts';
-import { eraseCommand } from './erase.ts';
-import { exportCommand } from './export.ts';
-import { healthCommand } from './health.ts';
-import { keysCommand } from './keys.ts';
-import { limitsCommand } from './limits.ts';
-import { notifyCommand } from './notify/command.ts';
-import { originsCommand } from './origins.ts';
-import { suppressCommand } from './suppress.ts';
 import { Cancelled, EXIT, EXIT_CODES, say, UsageError } from './terminal.ts';
 
 // DATABASE_URL and SMTP_URL may live in .env.local (git-ignored); the shell's values win.
@@ -33,19 +23,23 @@ const program = new Command('waitlist')
   .hook('preAction', (_program, action) => void skipTlsVerify(Boolean(action.optsWithGlobals().insecureSkipTlsVerify)))
   .exitOverride();
 
-for (const command of [
-  countCommand(),
-  dailyCommand(),
-  exportCommand(),
-  eraseCommand(),
-  suppressCommand(),
-  limitsCommand(),
-  originsCommand(),
-  notifyCommand(),
-  healthCommand(),
-  keysCommand(),
-]) {
-  program.addCommand(command.exitOverride());
+/** Each command's module, loaded only when it runs (or for --help): an export loads no mailer and no OpenPGP. */
+const COMMANDS: Record<string, () => Promise<Command>> = {
+  count: async () => (await import('./count.ts')).countCommand(),
+  daily: async () => (await import('./daily.ts')).dailyCommand(),
+  export: async () => (await import('./export.ts')).exportCommand(),
+  erase: async () => (await import('./erase.ts')).eraseCommand(),
+  suppress: async () => (await import('./suppress.ts')).suppressCommand(),
+  limits: async () => (await import('./limits.ts')).limitsCommand(),
+  origins: async () => (await import('./origins.ts')).originsCommand(),
+  notify: async () => (await import('./notify/command.ts')).notifyCommand(),
+  health: async () => (await import('./health.ts')).healthCommand(),
+  keys: async () => (await import('./keys.ts')).keysCommand(),
+};
+// The global option takes no value: the first word not starting with - names the command.
+const named = process.argv.slice(2).find((word) => !word.startsWith('-'));
+for (const name of named && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS)) {
+  program.addCommand((await COMMANDS[name]()).exitOverride());
 }
 
 try {

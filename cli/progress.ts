@@ -1,11 +1,13 @@
 /** A progress bar with rate and time left on a terminal (stderr); plain periodic lines otherwise. */
-import { SingleBar } from 'cli-progress';
+import { createRequire } from 'node:module';
 import { say } from './terminal.ts';
 
 export type Progress = { advance(by?: number): void; stop(): void };
 
 export function progress(label: string, total: number, every = 10_000): Progress {
   if (process.stderr.isTTY) {
+    // Loaded on a terminal only: a script reading stderr gets plain lines.
+    const { SingleBar } = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
     const bar = new SingleBar({
       format: `${label} [{bar}] {value}/{total} | {rate}/s | {eta_formatted} left`,
       stream: process.stderr,

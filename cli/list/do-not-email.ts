@@ -1,13 +1,14 @@
 /** The do-not-email list (private.do_not_email) and erasure: keyed hashes only, never addresses. */
 import type pg from 'pg';
 import type { Queryable } from './signups.ts';
+import { inTransaction } from './transaction.ts';
 import { utcTimestamp } from './utc.ts';
 
 /** A signup of the address: `email` as stored, null once sealed. */
 export type Found = { email: string | null; signed_up_at: string };
 
-/** The signups of $1 in any letter case and Unicode form (private.email_key), by their indexed keyed hash. */
-const SAME_ADDRESS = 'select id from private.waiting_list_keys where address_hash = private.address_hash($1)';
+/** The signups of $1 in any letter case and Unicode form (private.canonical_address), by their indexed keyed hash. */
+const SAME_ADDRESS = 'select id from private.signup_addresses where address_hash = private.address_hash($1)';
 
 export async function signupsOf(db: Queryable, address: string): Promise<Found[]> {
   const { rows } = await db.query<Found>(
@@ -19,12 +20,11 @@ export async function signupsOf(db: Queryable, address: string): Promise<Found[]
 }
 
 /**
- * Deletes every signup of the address (its key row goes with it: on delete cascade; the journal
+ * Deletes every signup of the address (its address row goes with it: on delete cascade; the journal
  * keeps its keyed hash, signup_id set to null, and no detail) and lists it as erased, at once.
  */
 export async function erase(db: pg.Client, address: string): Promise<number> {
-  await db.query('begin');
-  try {
+  return inTransaction(db, async () => {
     const removed = await db.query(`delete from public.waiting_list where id in (${SAME_ADDRESS})`, [address]);
     await db.query('update private.notify_journal set detail = null where address_hash = private.address_hash($1)', [
       address,
@@ -34,12 +34,8 @@ export async function erase(db: pg.Client, address: string): Promise<number> {
        on conflict (address_hash) do update set reason = 'erased', added_at = now()`,
       [address],
     );
-    await db.query('commit');
     return removed.rowCount ?? 0;
-  } catch (error) {
-    await db.query('rollback');
-    throw error;
-  }
+  });
 }
 
 export async function suppress(db: Queryable, addresses: string[], reason: string) {

@@ -5,8 +5,8 @@ import { csvSource } from '../seal/csv.ts';
 export type ExportChoice = { all: boolean; spreadsheet: boolean };
 
 /** Every signup with what opens it, the do-not-email list included. */
-const EVERY_SIGNUP = `(select w.id, k.step, k.key_id, k.sealed, w.email, w.created_at
-                       from public.waiting_list w left join private.waiting_list_keys k on k.id = w.id) every`;
+const EVERY_SIGNUP = `(select w.id, a.hour_key_id, a.seal, w.email, w.created_at
+                       from public.waiting_list w left join private.signup_addresses a on a.id = w.id) every`;
 
 /** The binary COPY that cli/seal/csv.ts turns into the CSV: every signup, or those that may be emailed. */
 export const exportSource = ({ all }: ExportChoice): string =>

@@ -1,4 +1,4 @@
-/** The list itself (public.waiting_list) and each signup's key (private.waiting_list_keys). */
+/** The list itself (public.waiting_list) and each signup's address hash and seal (private.signup_addresses). */
 import type pg from 'pg';
 import { longQuery } from '../connect/database.ts';
 import { UsageError } from '../terminal.ts';
@@ -32,17 +32,25 @@ export async function signupsPerDay(db: Queryable): Promise<{ days: Day[]; today
 }
 
 /**
- * Keys and seals the signups that have no key row: rows added with the triggers off (a data-only
- * restore, an import under session_replication_role = replica) are missed by every hash lookup
- * (erase, do-not-email, the send journal) and stay in plaintext (private.seal_pending, which the
- * hourly job runs too). A signup whose address another already holds cannot be keyed: those are
- * named, and nothing is done until they are removed.
+ * Hashes and seals the signups stored without an address row (added with the triggers off: a
+ * data-only restore, an import under session_replication_role = replica), as the hourly job does;
+ * returns how many it changed. Until then every hash lookup (erase, do-not-email, the send
+ * journal) misses them.
+ */
+export async function sealPending(db: Queryable): Promise<number> {
+  const { rows } = await db.query<{ changed: number }>(longQuery('select private.seal_pending() as changed'));
+  return rows[0].changed;
+}
+
+/**
+ * sealPending, then a refusal naming the signups it could not hash because another signup holds
+ * their address already: nothing is done until they are removed.
  */
 export async function keySignups(db: Queryable): Promise<number> {
-  const sealed = await db.query<{ changed: number }>(longQuery('select private.seal_pending() as changed'));
+  const changed = await sealPending(db);
   const { rows: duplicates } = await db.query<{ id: string; email: string }>(
     `select w.id, w.email from public.waiting_list w
-     where not exists (select from private.waiting_list_keys k where k.id = w.id) order by w.id`,
+     where not exists (select from private.signup_addresses a where a.id = w.id) order by w.id`,
   );
   if (duplicates.length) {
     throw new UsageError(
@@ -51,5 +59,5 @@ export async function keySignups(db: Queryable): Promise<number> {
         `SQL editor: delete from public.waiting_list where id in (${duplicates.map((d) => d.id).join(', ')});`,
     );
   }
-  return sealed.rows[0].changed;
+  return changed;
 }

@@ -27,7 +27,7 @@ export async function enqueue(db: Queryable, campaign: string): Promise<void> {
     longQuery(
       `insert into private.notify_journal (campaign, address_hash, signup_id)
            select distinct on (h.address_hash) $1, h.address_hash, m.id
-           from private.mailable_signups m join private.waiting_list_keys h on h.id = m.id
+           from private.mailable_signups m join private.signup_addresses h on h.id = m.id
            order by h.address_hash, m.id
            on conflict (campaign, address_hash) do update set signup_id = excluded.signup_id
              where notify_journal.state = 'pending'`,
@@ -48,8 +48,8 @@ export async function enqueue(db: Queryable, campaign: string): Promise<void> {
 /** The addresses a stopped run left in 'sending' (null when erased since), opened if sealed. */
 export async function uncertain(db: Queryable, campaign: string, opener: Opener | null): Promise<(string | null)[]> {
   const { rows } = await db.query<StoredAddress>(
-    `select w.id, w.email, k.step, k.key_id::text, k.sealed from private.notify_journal j
-     left join public.waiting_list w on w.id = j.signup_id left join private.waiting_list_keys k on k.id = w.id
+    `select w.id, w.email, a.hour_key_id::text, a.seal from private.notify_journal j
+     left join public.waiting_list w on w.id = j.signup_id left join private.signup_addresses a on a.id = w.id
      where j.campaign = $1 and j.state = 'sending' order by w.id`,
     [campaign],
   );
@@ -73,18 +73,18 @@ export async function resendUncertain(db: Queryable, campaign: string): Promise<
  */
 const CLAIM = `
   checked as (
-    select n.address_hash, w.id, w.email, k.step, k.key_id::text, k.sealed, not exists (
+    select n.address_hash, w.id, w.email, a.hour_key_id::text, a.seal, not exists (
         select from private.do_not_email d
         where d.address_hash = n.address_hash and not (d.reason = 'erased' and w.created_at > d.added_at)
       ) as may_email
     from next n join public.waiting_list w on w.id = n.signup_id
-    left join private.waiting_list_keys k on k.id = w.id)
+    left join private.signup_addresses a on a.id = w.id)
   update private.notify_journal j
   set state = case when c.may_email then 'sending' else 'skipped' end,
       detail = case when c.may_email then null else 'do-not-email' end,
       attempts = j.attempts + c.may_email::int, changed_at = now()
   from checked c where j.campaign = $1 and j.address_hash = c.address_hash
-  returning j.address_hash as hash, c.id, c.email, c.step, c.key_id, c.sealed, c.may_email as "mayEmail"`;
+  returning j.address_hash as hash, c.id, c.email, c.hour_key_id, c.seal, c.may_email as "mayEmail"`;
 
 /** Takes the next pending address, but none of `resting` (committed at once); null when none is left. */
 export async function claimNext(

@@ -23,7 +23,7 @@ type Parts = Pick<Summary, 'onTheList' | 'sent' | 'skipped' | 'failed' | 'uncert
 
 /**
  * A signup with no journal row is skipped when it may not be emailed, else left to send (it
- * signed up during the run, or has no key yet: the next run queues it).
+ * signed up during the run, or has no address hash yet: the next run queues it).
  */
 export async function summarize(db: Queryable, campaign: string, sentNow: number): Promise<Summary> {
   const { rows } = await db.query<Parts>(
@@ -35,8 +35,8 @@ export async function summarize(db: Queryable, campaign: string, sentNow: number
                   count(*) filter (where j.state = 'sending')::int as uncertain,
                   count(*) filter (where j.state = 'pending' or (j.state is null and m.id is not null))::int as "leftToSend"
            from public.waiting_list w
-           left join private.waiting_list_keys k on k.id = w.id
-           left join private.notify_journal j on j.campaign = $1 and j.address_hash = k.address_hash
+           left join private.signup_addresses a on a.id = w.id
+           left join private.notify_journal j on j.campaign = $1 and j.address_hash = a.address_hash
            left join private.mailable_signups m on m.id = w.id`,
       [campaign],
     ),
@@ -47,7 +47,7 @@ export async function summarize(db: Queryable, campaign: string, sentNow: number
 /** How many a run would send now: the addresses that may be emailed, less those the campaign is done with. */
 export async function wouldSend(db: Queryable, campaign: string): Promise<number> {
   const { rows } = await db.query<{ n: number }>(
-    `select count(*)::int as n from private.mailable_signups m join private.waiting_list_keys h on h.id = m.id
+    `select count(*)::int as n from private.mailable_signups m join private.signup_addresses h on h.id = m.id
      where not exists (select from private.notify_journal j
                        where j.campaign = $1 and j.address_hash = h.address_hash and j.state <> 'pending')`,
     [campaign],

@@ -6,7 +6,7 @@
  */
 import { createHash } from 'node:crypto';
 import { withDatabase } from '../connect/database.ts';
-import { inTransaction } from './reseal.ts';
+import { inTransaction } from '../list/transaction.ts';
 
 /** What the owner compares by hand: `select encode(sha256(public_key), 'hex') from private.owner_key`. */
 export const publicKeyDigest = (publicKey: Buffer) => createHash('sha256').update(publicKey).digest('hex');

@@ -1,14 +1,17 @@
 /**
  * `keys init`: the owner's public key goes into the database only once the private key, as saved,
- * opened a test key the database wrapped to it; then every stored address is sealed with the
- * hour's key, by the database (private.seal_pending).
+ * opened a test key the database wrapped to it; in the same transaction, with signups held off,
+ * every stored address is sealed in Node under a key the database never holds in clear
+ * (seal-in-node.ts).
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { longQuery } from '../connect/database.ts';
+import { keySignups } from '../list/signups.ts';
+import { inTransaction } from '../list/transaction.ts';
 import { UsageError } from '../terminal.ts';
 import { type OwnerKey, unwrap } from './owner-key.ts';
-import { inTransaction } from './reseal.ts';
+import { sealStoredInNode } from './seal-in-node.ts';
 
 /** The test: a random key wrapped by pgcrypto to `publicKey`, opened with `saved`. Throws a UsageError if it does not open. */
 export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerKey): Promise<void> {
@@ -29,8 +32,8 @@ export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerK
 }
 
 /**
- * Installs the public key (after the test) and seals every stored address; returns how many it
- * sealed. `installed` is called as soon as the public key is committed.
+ * Installs the public key (after the test) and seals every stored address, in one transaction;
+ * returns how many it sealed. `installed` is called as soon as it is committed.
  */
 export async function installOwnerKey(
   db: pg.Client,
@@ -38,20 +41,22 @@ export async function installOwnerKey(
   saved: OwnerKey,
   installed: () => void = () => {},
 ): Promise<number> {
-  await inTransaction(db, async () => {
-    const { rows } = await db.query(
-      `select exists (select from private.owner_key) or exists (select from private.seal_chain) as sealed`,
-    );
+  const sealed = await inTransaction(db, async () => {
+    // Waits for every signup under way, and holds new ones until the commit: none is stored as typed after it.
+    // (A second `keys init` waits here too, then finds the list sealed.)
+    await db.query(longQuery('lock table public.waiting_list in share row exclusive mode'));
+    const { rows } = await db.query('select exists (select from private.owner_key) as sealed');
     if (rows[0].sealed) throw new UsageError('The list is sealed already.');
     await proveOpens(db, publicKey, saved);
-    // A second `keys init` at the same moment waits here, then fails on the primary key.
+    await keySignups(db); // before the owner key: it hashes rows restored with triggers off, seals nothing
     await db.query('insert into private.owner_key (public_key) values ($1)', [publicKey]);
+    return sealStoredInNode(db, publicKey);
   });
   installed();
-  return sealStored(db);
+  return sealed;
 }
 
-/** Seals every address still stored as typed (private.seal_pending); returns how many. */
+/** Seals every address still stored as typed (private.seal_pending, the hour's key); returns how many. */
 export async function sealStored(db: pg.Client): Promise<number> {
   // Waits for every signup that began before now (it may have stored its address as typed).
   await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));

@@ -8,33 +8,36 @@ import { execFile } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { promisify } from 'node:util';
-import * as openpgp from 'openpgp';
+import type { PrivateKey } from 'openpgp';
 import { interactive, UsageError } from '../terminal.ts';
 
 const run = promisify(execFile);
+/** Loaded when a key is used: a list not sealed is exported without it. */
+const openpgp = () => import('openpgp');
 
 export const OWNER_KEY_FILE = 'WAITLIST_OWNER_KEY_FILE';
 export const OWNER_KEY_COMMAND = 'WAITLIST_OWNER_KEY_COMMAND';
 /** 3072-bit RSA: about 128-bit security (NIST SP 800-57); unwrapping one hour's key takes ~25 ms. */
 const RSA_BITS = 3072;
 
-export type OwnerKey = openpgp.PrivateKey;
+export type OwnerKey = PrivateKey;
 
 /** A new key pair: the private key armored (what the owner keeps), the public key binary (what the database keeps). */
 export async function newOwnerKeyPair(): Promise<{ privateKey: string; publicKey: Buffer }> {
-  const pair = await openpgp.generateKey({
+  const { generateKey, readKey } = await openpgp();
+  const pair = await generateKey({
     type: 'rsa',
     rsaBits: RSA_BITS,
     userIDs: [{ name: 'waitlist owner' }],
     format: 'armored',
   });
-  const publicKey = await openpgp.readKey({ armoredKey: pair.publicKey });
+  const publicKey = await readKey({ armoredKey: pair.publicKey });
   return { privateKey: pair.privateKey, publicKey: Buffer.from(publicKey.write()) };
 }
 
 export async function parseOwnerKey(armored: string, where: string): Promise<OwnerKey> {
   try {
-    const key = await openpgp.readPrivateKey({ armoredKey: armored });
+    const key = await (await openpgp()).readPrivateKey({ armoredKey: armored });
     if (!key.isDecrypted()) throw new Error('it is protected by a passphrase; export it without one');
     return key;
   } catch (error) {
@@ -78,20 +81,22 @@ async function readKeyFile(path: string): Promise<string> {
 
 /** A key wrapped by the database (pgp_pub_encrypt_bytea) to the owner's public key, opened. */
 export async function unwrap(key: OwnerKey, wrapped: Buffer): Promise<Buffer> {
-  const message = await openpgp.readMessage({ binaryMessage: wrapped });
-  const { data } = await openpgp.decrypt({ message, decryptionKeys: key, format: 'binary' });
+  const { decrypt, readMessage } = await openpgp();
+  const message = await readMessage({ binaryMessage: wrapped });
+  const { data } = await decrypt({ message, decryptionKeys: key, format: 'binary' });
   return Buffer.from(data);
 }
 
 /** Whether `key` is the private half of the binary public key the database holds. */
 export async function matches(key: OwnerKey, publicKey: Buffer): Promise<boolean> {
-  const installed = await openpgp.readKey({ binaryKey: publicKey });
+  const installed = await (await openpgp()).readKey({ binaryKey: publicKey });
   return installed.getFingerprint() === key.getFingerprint();
 }
 
-/** `key` wrapped to the binary public key, as pgp_pub_encrypt_bytea would: for a key the database must never see in clear. */
+/** `key` wrapped to the binary public key, as pgp_pub_encrypt_bytea would: for a key the database must never hold in clear. */
 export async function wrap(publicKey: Buffer, key: Buffer): Promise<Buffer> {
-  const encryptionKeys = await openpgp.readKey({ binaryKey: publicKey });
-  const message = await openpgp.createMessage({ binary: key });
-  return Buffer.from(await openpgp.encrypt({ message, encryptionKeys, format: 'binary' }));
+  const { createMessage, encrypt, readKey } = await openpgp();
+  const encryptionKeys = await readKey({ binaryKey: publicKey });
+  const message = await createMessage({ binary: key });
+  return Buffer.from(await encrypt({ message, encryptionKeys, format: 'binary' }));
 }

@@ -8,7 +8,7 @@
  * keep the address column and every key column out of ANALYZE (statistics target 0) from then on.
  */
 import type pg from 'pg';
-import { inTransaction } from './reseal.ts';
+import { inTransaction } from '../list/transaction.ts';
 
 export type Forgotten = {
   /** The address column's sample is of sealed rows only. */

@@ -1,0 +1,71 @@
+/**
+ * Sealing in Node, for the rows stored before `keys init`: under one hour key made here and
+ * wrapped here to the owner's public key, so the database never holds that key in clear and a
+ * copy of it taken in that hour opens none of those rows (the database's own hour key, in its
+ * clear-key table until the hour ends, seals only the signups after). Seals as
+ * private.seal_with does (contracts/seal-format.ts), with Node's library calls.
+ */
+import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { HOUR_KEY_BYTES, IV_BYTES, splitHourKey, tagInput } from '../../contracts/seal-format.ts';
+import { progress } from '../progress.ts';
+import { wrap } from './owner-key.ts';
+
+const BATCH = 5_000;
+
+export function sealInNode(hourKeyId: bigint, key: Buffer, id: bigint, address: string): Buffer {
+  const { encryption, authentication } = splitHourKey(key);
+  const iv = randomBytes(IV_BYTES);
+  const cipher = createCipheriv('aes-256-cbc', encryption, iv);
+  const signed = Buffer.concat([iv, cipher.update(address, 'utf8'), cipher.final()]);
+  const hmac = createHmac('sha256', authentication);
+  for (const part of tagInput(hourKeyId, id, signed)) hmac.update(part);
+  return Buffer.concat([signed, hmac.digest()]);
+}
+
+/**
+ * Seals every address stored as typed (and hashed: private.seal_pending first) under a new hour
+ * key wrapped to `publicKey`; returns how many. Run in the caller's transaction, with signups held
+ * off, so that none arrives unsealed meanwhile.
+ */
+export async function sealStoredInNode(db: pg.Client, publicKey: Buffer): Promise<number> {
+  const key = randomBytes(HOUR_KEY_BYTES);
+  try {
+    const { rows } = await db.query<{ id: string }>(
+      `insert into private.wrapped_hour_keys (hour, wrapped)
+       values (date_trunc('hour', private.seal_clock(), 'UTC'), $1) returning id::text`,
+      [await wrap(publicKey, key)],
+    );
+    const hourKeyId = BigInt(rows[0].id);
+    const { rows: counted } = await db.query<{ n: number }>(
+      `select count(*)::int as n from public.waiting_list w join private.signup_addresses a on a.id = w.id
+       where w.email is not null`,
+    );
+    const bar = progress('seal', counted[0].n);
+    let after = '0';
+    let done = 0;
+    for (;;) {
+      const { rows: batch } = await db.query<{ id: string; email: string }>(
+        `select w.id::text, w.email from public.waiting_list w join private.signup_addresses a on a.id = w.id
+         where w.email is not null and w.id > $1 order by w.id limit $2`,
+        [after, BATCH],
+      );
+      if (!batch.length) break;
+      const ids = batch.map((row) => row.id);
+      const seals = batch.map((row) => sealInNode(hourKeyId, key, BigInt(row.id), row.email));
+      await db.query(
+        `update private.signup_addresses a set hour_key_id = $3, seal = u.seal
+         from unnest($1::bigint[], $2::bytea[]) u(id, seal) where a.id = u.id`,
+        [ids, seals, String(hourKeyId)],
+      );
+      await db.query('update public.waiting_list set email = null where id = any ($1::bigint[])', [ids]);
+      after = ids[ids.length - 1];
+      done += batch.length;
+      bar.advance(batch.length);
+    }
+    bar.stop();
+    return done;
+  } finally {
+    key.fill(0);
+  }
+}
