@@ -111,7 +111,7 @@ describe('waitlist', () => {
     expect(stdout).toContain('Removed erase.me@EXAMPLE.com (sealed: as you typed it)');
     expect(stderr).toContain('email tool');
     const left = await db.owner.query(
-      `select (select count(*)::int from private.waiting_list_keys where address_hash = private.address_hash('erase.me@example.com')) as keys,
+      `select (select count(*)::int from private.signup_addresses where address_hash = private.address_hash('erase.me@example.com')) as keys,
               (select reason from private.do_not_email where address_hash = private.address_hash('ERASE.ME@example.com')) as dne`,
     );
     expect(left.rows[0]).toEqual({ keys: 0, dne: 'erased' });

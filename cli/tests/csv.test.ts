@@ -30,7 +30,7 @@ function binaryCopy(rows: (Buffer | null)[][]): Buffer {
 
 /** The CSV of these plaintext addresses (rows stored before keys init: no seal to open). */
 async function csvOf(addresses: string[], spreadsheet: boolean): Promise<string> {
-  const copy = binaryCopy(addresses.map((address) => [Buffer.alloc(8), null, null, null, Buffer.from(address), AT]));
+  const copy = binaryCopy(addresses.map((address) => [Buffer.alloc(8), null, null, Buffer.from(address), AT]));
   const chunks7 = Array.from({ length: Math.ceil(copy.length / 7) }, (_, i) => copy.subarray(7 * i, 7 * i + 7));
   const chunks: Buffer[] = [];
   const sink = new Writable({

@@ -69,8 +69,8 @@ describe('waitlist health: the public key reads nothing', () => {
     );
     await stand.owner.query(`insert into public.waiting_list (email) values ('exposure-test@example.com')`);
     undo.push(
-      `delete from public.waiting_list w using private.waiting_list_keys k
-       where k.id = w.id and k.address_hash = private.address_hash('exposure-test@example.com')`,
+      `delete from public.waiting_list w using private.signup_addresses a
+       where a.id = w.id and a.address_hash = private.address_hash('exposure-test@example.com')`,
     );
     const found = await problems();
     expect(found[0]).toMatchObject({ check: 'public read' });

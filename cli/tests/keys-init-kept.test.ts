@@ -1,6 +1,7 @@
 /**
- * keys init keeps the owner's private key once the database holds its public half, even when a
- * later step fails: the hourly keys are wrapped to it from then on, and nothing else opens them.
+ * keys init installs the owner's public key and seals the stored rows in one transaction, with
+ * signups held off: when it cannot hold them off, nothing is installed and the private key file is
+ * taken away again (a key left after a failure that did install it: keys-compact.test.ts).
  */
 import { existsSync } from 'node:fs';
 import { expect, it } from 'vitest';
@@ -10,11 +11,13 @@ import { connect } from '../../supabase/harness/database';
 import { seed } from './seed';
 
 const db = useOwnDatabase('cli_keys_kept');
+const plain = async () =>
+  (await db.owner.query('select count(*)::int as n from public.waiting_list where email is not null')).rows[0].n;
 
-it('a step that fails after the public key is installed leaves the private key file in place, and says so', async () => {
+it('a keys init that cannot hold signups off installs nothing, seals nothing and leaves no key file', async () => {
   await seed(db.owner);
-  // The command's sessions give up on a lock after 1 s; a writer holding the list makes the
-  // step after the install (waiting for signups under way) give up.
+  const before = await plain();
+  // The command's sessions give up on a lock after 1 s; a signup under way holds the list.
   await db.owner.query(`alter role postgres in database cli_keys_kept set lock_timeout = '1s'`);
   const writer = await connect(db.info, 'postgres');
   try {
@@ -22,12 +25,11 @@ it('a step that fails after the public key is installed leaves the private key f
     await writer.query('lock table public.waiting_list in row exclusive mode');
     const init = await keysInit();
     expect(init.result.code).not.toBe(0);
-    expect(init.result.stderr).toContain(`Wrote your private key to ${init.keyFile}`);
-    expect(init.result.stderr).toContain('The database holds your public key already');
-    expect(init.result.stderr).toContain('npm run waitlist -- keys compact');
-    expect(existsSync(init.keyFile)).toBe(true);
+    expect(init.result.stderr).toContain('lock timeout');
+    expect(existsSync(init.keyFile)).toBe(false);
     const { rows } = await db.owner.query('select count(*)::int as n from private.owner_key');
-    expect(rows[0].n).toBe(1);
+    expect(rows[0].n).toBe(0);
+    expect(await plain()).toBe(before);
   } finally {
     await writer.query('rollback');
     await writer.end();
@@ -35,7 +37,10 @@ it('a step that fails after the public key is installed leaves the private key f
   }
 });
 
-it('a second keys init is refused before it writes any key file', async () => {
+it('once signups go on, keys init seals, and a second one is refused before it writes any key file', async () => {
+  const init = await keysInit();
+  expect(init.result.code, init.result.stderr).toBe(0);
+  expect(await plain()).toBe(0);
   const again = await keysInit(); // sealed already
   expect(again.result.code).not.toBe(0);
   expect(existsSync(again.keyFile)).toBe(false);

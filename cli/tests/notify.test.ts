@@ -42,7 +42,7 @@ describe('waitlist notify', () => {
     expect(rows[0].n).toBe(0);
   });
 
-  it('without the recovery key says so, exits 2, shows no address and sends nothing', async () => {
+  it('without the owner key says so, exits 2, shows no address and sends nothing', async () => {
     const before = inbox.accepted.length;
     const run = await waitlist(letterArgs('keyless'), { SMTP_URL: inbox.url, WAITLIST_OWNER_KEY_FILE: '' });
     expect(run).toMatchObject({ code: 2, stdout: '' });

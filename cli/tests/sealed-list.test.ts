@@ -4,6 +4,7 @@
  * key of its own; `export` with the owner's key gives back every address byte for byte, and
  * without it prints none.
  */
+import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import { statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
@@ -16,6 +17,7 @@ import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
+import { splitHourKey, splitSeal, tagInput } from '../../contracts/seal-format';
 
 const db = useOwnDatabase('cli_sealed');
 
@@ -35,10 +37,42 @@ async function sealClock(at: string | null): Promise<void> {
   );
 }
 
+type Sealed = { id: string; hour_key_id: string; seal: Buffer };
+
+/** A thief's try: the row's address if `key` (an hour key in clear) opens its seal, else null. */
+function openedWith(key: Buffer, row: Sealed): string | null {
+  const parts = splitSeal(row.seal)!;
+  const { encryption, authentication } = splitHourKey(key);
+  const hmac = createHmac('sha256', authentication);
+  for (const part of tagInput(BigInt(row.hour_key_id), BigInt(row.id), parts.signed)) hmac.update(part);
+  if (!timingSafeEqual(hmac.digest(), parts.tag)) return null;
+  const decipher = createDecipheriv('aes-256-cbc', encryption, parts.iv);
+  return Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]).toString('utf8');
+}
+
+/** What a dump or a copy of the data directory taken now opens: every seal any clear hour key verifies. */
+async function openedByACopy(): Promise<Map<string, string>> {
+  const { rows: keys } = await db.owner.query<{ clear_key: Buffer }>(
+    `select clear_key from private.hour_key_0 union all select clear_key from private.hour_key_1
+     union all select clear_key from private.hour_key_2`,
+  );
+  const { rows } = await db.owner.query<Sealed>(
+    'select id::text, hour_key_id::text, seal from private.signup_addresses where seal is not null',
+  );
+  const opened = new Map<string, string>();
+  for (const row of rows) {
+    for (const { clear_key } of keys) {
+      const address = openedWith(clear_key, row);
+      if (address !== null) opened.set(row.id, address);
+    }
+  }
+  return opened;
+}
+
 describe('a sealed list', () => {
   let keyFile = '';
   // Every form the list accepts, kept as typed: the shared examples, and letter cases and
-  // Unicode forms (NFD, a title-case digraph, a 4-byte character) that private.email_key folds.
+  // Unicode forms (NFD, a title-case digraph, a 4-byte character) that private.canonical_address folds.
   const addresses = [
     ...new Set([
       ...seededAddresses(),
@@ -87,6 +121,16 @@ describe('a sealed list', () => {
     expect(taken.stderr).toContain('sealed already');
   });
 
+  it('a copy taken in the hour of keys init opens none of the rows before it, only the signups after', async () => {
+    const { rows } = await db.owner.query<{ n: number }>(
+      'select count(*)::int as n from private.signup_addresses where seal is not null',
+    );
+    expect(rows[0].n).toBeGreaterThan(0);
+    expect(await openedByACopy()).toEqual(new Map());
+    await seed(db.owner, ['after-init@example.com']); // sealed with the database's key of this hour
+    expect([...(await openedByACopy()).values()]).toEqual(['after-init@example.com']);
+  });
+
   it('seals every later signup, a key per hour; export opens every hour with the key file, byte for byte', async () => {
     try {
       for (const [i, address] of secondHalf.entries()) {
@@ -98,13 +142,16 @@ describe('a sealed list', () => {
     }
     expect(await plaintextRows()).toBe(0);
     const { rows } = await db.owner.query(
-      'select count(distinct k.hour)::int as hours from private.waiting_list_keys w join private.seal_keys k on k.id = w.key_id',
+      `select count(distinct k.hour)::int as hours
+       from private.signup_addresses a join private.wrapped_hour_keys k on k.id = a.hour_key_id`,
     );
     expect(rows[0].hours).toBe(secondHalf.length + 1); // keys init's hour, and one per signup above
 
     const { code, stdout } = await waitlist(['export', '--all'], { WAITLIST_OWNER_KEY_FILE: keyFile });
     expect(code).toBe(0);
-    expect(exported(stdout).sort()).toEqual(['taken@example.com', ...firstHalf, ...secondHalf].sort());
+    expect(exported(stdout).sort()).toEqual(
+      ['taken@example.com', 'after-init@example.com', ...firstHalf, ...secondHalf].sort(),
+    );
     expect(stdout).toContain('\r\n"a,comma@example.com",');
   });
 
@@ -156,7 +203,7 @@ describe('a sealed list', () => {
       await sealClock('2031-03-02T11:30:00Z');
       const { code, stderr } = await waitlist(['count', '--json']);
       expect(code).toBe(0);
-      expect(stderr).toContain("Warning: A past hour's sealing key is still held in clear");
+      expect(stderr).toContain("Warning: A past hour's key is still held in clear");
       await db.owner.query('select private.retire_hour_keys()');
       expect((await waitlist(['count'])).stderr).toBe('');
     } finally {

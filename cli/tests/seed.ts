@@ -16,7 +16,7 @@ export async function seed(owner: Client, addresses = seededAddresses()): Promis
   for (const email of addresses) {
     await owner.query(
       `insert into public.waiting_list (email) select $1
-       where not exists (select from private.waiting_list_keys where address_hash = private.address_hash($1))`,
+       where not exists (select from private.signup_addresses where address_hash = private.address_hash($1))`,
       [email],
     );
   }

@@ -20,7 +20,7 @@ let hashes: Buffer[];
 beforeAll(async () => {
   await seed(db.owner, ['ada@example.com', 'grace@example.com', 'alan@example.com']);
   const { rows } = await db.owner.query<{ hash: Buffer }>(
-    'select address_hash as hash from private.waiting_list_keys order by id',
+    'select address_hash as hash from private.signup_addresses order by id',
   );
   hashes = rows.map((row) => row.hash);
   fn = await startFunction(db.info);
@@ -153,7 +153,7 @@ describe('the unsubscribe function', () => {
     try {
       for (const sql of [
         'select count(*) from private.do_not_email',
-        'select count(*) from private.waiting_list_keys',
+        'select count(*) from private.signup_addresses',
         'select count(*) from public.waiting_list',
         'select count(*) from private.notify_journal',
         "select private.address_hash('ada@example.com')",
