@@ -42,17 +42,17 @@ export async function createWaitlistDatabase(cluster: Cluster): Promise<Connecti
 }
 
 /**
- * Every migration of `dir` in order, as `postgres` (what `supabase db reset` runs), then the seed
- * unless `seed` is false.
+ * Every migration in order (or `files`), as `postgres` (what `supabase db reset` runs), then the
+ * seed unless `seed` is false.
  */
 export async function migrate(
   database: ConnectionInfo,
-  { dir = MIGRATIONS_DIR, seed = true }: { dir?: string; seed?: boolean } = {},
+  { files = migrationFiles(), seed = true }: { files?: string[]; seed?: boolean } = {},
 ): Promise<void> {
   const owner = await connect(database, 'postgres');
   try {
     await owner.query(PUBLIC_SCHEMA_USAGE);
-    for (const path of migrationFiles(dir)) await runFile(owner, path);
+    for (const path of files) await runFile(owner, path);
     if (seed) await runFile(owner, join(SUPABASE_DIR, 'seed.sql'));
   } finally {
     await owner.end();
