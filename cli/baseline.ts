@@ -15,6 +15,7 @@ import { promisify } from 'node:util';
 import { Command } from 'commander';
 import type pg from 'pg';
 import { databaseConfig, longQuery, withDatabase } from './connect/database.ts';
+import { plural } from './health/finding.ts';
 import { CHAIN_2026_11_26, MIGRATIONS, migrationPath } from './health/migrations.ts';
 import { confirm, say, UsageError } from './terminal.ts';
 
@@ -119,8 +120,8 @@ export function baselineCommand(): Command {
       const state = await withDatabase(stateOf);
       if (state.ratchetSealed) {
         throw new UsageError(
-          `${state.ratchetSealed} signups are sealed by the hash ratchet, which the baseline no longer has. Move them ` +
-            'to hour keys first with `npm run waitlist -- keys upgrade` from a clone of commit a854308, then run this again.',
+          `${plural(state.ratchetSealed, 'signup')} sealed by the hash ratchet, which the baseline no longer has: move ` +
+            'them to hour keys first (`npm run waitlist -- keys upgrade` in a clone of commit a854308), then run this again.',
         );
       }
       if (!state.chain && !state.baseline) throw new UsageError('This database has no waiting list to move.');
