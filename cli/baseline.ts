@@ -10,6 +10,7 @@ import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { ConnectionOptions } from 'node:tls';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Command } from 'commander';
@@ -26,24 +27,20 @@ const BASELINE = MIGRATIONS.map((file) => file.slice(0, 14));
 type State = { chain: boolean; baseline: boolean; ratchetSealed: number; history: string[] | null };
 
 async function stateOf(db: pg.Client): Promise<State> {
-  const { rows } = await db.query<{ chain: boolean; baseline: boolean; history: boolean }>(
+  const { rows } = await db.query<State & { history: boolean }>(
     `select to_regclass('private.waiting_list_keys') is not null as chain,
             to_regclass('private.signup_addresses') is not null as baseline,
             to_regclass('supabase_migrations.schema_migrations') is not null as history`,
   );
-  const { chain, baseline, history } = rows[0];
-  const count = async (sql: string) => Number((await db.query<{ n: string }>(sql)).rows[0].n);
+  const [{ chain, baseline, history }] = rows;
+  const column = async (sql: string) => (await db.query(sql)).rows.map((row) => Object.values(row)[0] as string);
   return {
     chain,
     baseline,
     ratchetSealed: chain
-      ? await count('select count(*) as n from private.waiting_list_keys where step is not null')
+      ? Number((await column('select count(*) from private.waiting_list_keys where step is not null'))[0])
       : 0,
-    history: history
-      ? (await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations')).rows.map(
-          (row) => row.version,
-        )
-      : null,
+    history: history ? await column('select version from supabase_migrations.schema_migrations') : null,
   };
 }
 
@@ -66,23 +63,18 @@ export async function moveToBaseline(db: pg.Client): Promise<void> {
   }
 }
 
-/** The CLI's URL: the endpoint and TLS of the commands' own connection, without the password. */
+/** The CLI's URL: the endpoint and TLS of the commands' own connection; the password goes in PGPASSWORD. */
 function cliTarget(folder: string): { url: string; env: Record<string, string> } {
-  const { user, password, host, port, database, ssl } = databaseConfig();
-  const query = new URLSearchParams();
-  if (ssl === false) query.set('sslmode', 'disable');
-  else if (typeof ssl === 'object' && !ssl.rejectUnauthorized) query.set('sslmode', 'require');
-  else if (typeof ssl === 'object') {
-    query.set('sslmode', 'verify-full');
-    if (typeof ssl.ca === 'string') {
-      writeFileSync(join(folder, 'ca.crt'), ssl.ca);
-      query.set('sslrootcert', join(folder, 'ca.crt'));
-    }
+  const config = databaseConfig();
+  const { user, password, host, port, database } = config;
+  const ssl = config.ssl as false | ConnectionOptions; // what connect/database.ts decided, never `true`
+  const query = new URLSearchParams({ sslmode: !ssl ? 'disable' : ssl.rejectUnauthorized ? 'verify-full' : 'require' });
+  if (ssl && ssl.rejectUnauthorized && typeof ssl.ca === 'string') {
+    writeFileSync(join(folder, 'ca.crt'), ssl.ca);
+    query.set('sslrootcert', join(folder, 'ca.crt'));
   }
-  const socket = host!.startsWith('/');
-  if (socket) query.set('host', host!);
-  if (socket) query.set('port', String(port));
-  const at = socket ? '' : `${host!.includes(':') ? `[${host}]` : host}:${port}`;
+  const at = host!.startsWith('/') ? `localhost:${port}` : `${host!.includes(':') ? `[${host}]` : host}:${port}`;
+  if (host!.startsWith('/')) query.set('host', host!);
   return {
     url: `postgresql://${encodeURIComponent(user!)}@${at}/${encodeURIComponent(database!)}?${query}`,
     env: password === undefined ? {} : { PGPASSWORD: String(password) },

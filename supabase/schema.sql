@@ -811,7 +811,7 @@ ALTER FUNCTION private.seal_pending() OWNER TO postgres;
 -- Name: FUNCTION seal_pending(); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.seal_pending() IS 'Hashes and seals rows stored as typed (before keys init, or arrived with triggers off); returns how many rows it changed.';
+COMMENT ON FUNCTION private.seal_pending() IS 'Hashes rows that arrived with triggers off and, once the owner key is installed, seals every row stored as typed; returns how many rows it changed.';
 
 --
 -- Name: seal_signup(); Type: FUNCTION; Schema: private; Owner: postgres

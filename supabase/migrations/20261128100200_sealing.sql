@@ -213,7 +213,8 @@ begin
 end;
 $$;
 comment on function private.seal_pending() is
-  'Hashes and seals rows stored as typed (before keys init, or arrived with triggers off); returns how many rows it changed.';
+  'Hashes rows that arrived with triggers off and, once the owner key is installed, seals every row stored as typed; '
+  'returns how many rows it changed.';
 revoke all on function private.seal_pending() from public;
 
 -- Empties the tables of past hours. Run each minute by pg_cron; returns how many it emptied.
