@@ -73,7 +73,6 @@ async function warnAboutLogs(db: pg.Client): Promise<void> {
   for (const risk of await loggingRisks(db)) say(`Warning: the server log receives addresses: ${risk}`);
 }
 
-
 function keptPrivately(keyFile: string): void {
   say(`Wrote your private key to ${keyFile} (readable by you only); nothing else holds it. It alone opens`);
   say('the list: move it into your password manager or onto offline storage, then delete that file.');

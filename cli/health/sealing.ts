@@ -44,7 +44,8 @@ export function sealingFaults(s: SealStatus): string[] {
 
 export async function checkSealing(db: Queryable): Promise<Finding> {
   const faults = sealingFaults(await sealStatus(db));
-  if (!faults.length) return ok('sealing', "Every address sealed; the database holds only the current hour's key in clear.");
+  if (!faults.length)
+    return ok('sealing', "Every address sealed; the database holds only the current hour's key in clear.");
   return problem(
     'sealing',
     faults.join(' '),

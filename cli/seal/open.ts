@@ -52,7 +52,10 @@ export class Opener {
     }
     try {
       const { encryption, authentication } = splitHourKey(key);
-      this.hourKeys.set(id, { encryption: createSecretKey(encryption), authentication: createSecretKey(authentication) });
+      this.hourKeys.set(id, {
+        encryption: createSecretKey(encryption),
+        authentication: createSecretKey(authentication),
+      });
     } catch (error) {
       throw new SealBroken(`Hour key ${id}: ${(error as Error).message}.`);
     } finally {

@@ -77,7 +77,7 @@ describe('waitlist health, the database half', () => {
     }
   });
 
-  it("names a past hour's sealing key still held in clear (exit 1)", async () => {
+  it("names a past hour's key still held in clear (exit 1)", async () => {
     const clock = (at: string) =>
       stand.owner.query(
         `create or replace function private.seal_clock() returns timestamptz language sql stable set search_path = ''
@@ -90,7 +90,7 @@ describe('waitlist health, the database half', () => {
       await clock(`timestamptz '2032-05-01T11:30:00Z'`);
       const run = await health(stand);
       expect(run.code).toBe(1);
-      expect(run.stdout).toMatch(/PROBLEM +sealing: A past hour's sealing key is still held in clear/);
+      expect(run.stdout).toMatch(/PROBLEM +sealing: A past hour's key is still held in clear/);
     } finally {
       await stand.owner.query('select private.retire_hour_keys()');
       await clock('now()');
