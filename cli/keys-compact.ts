@@ -1,8 +1,7 @@
 /**
- * What follows sealing (`keys init`), and `keys compact`, which does it again:
- * every address still stored as typed is sealed, no old row version keeps what was sealed, and no
- * column sample keeps an address (cli/seal/statistics.ts). It asks nothing and changes nothing but
- * that, so it is safe to run as often as needed; what is left, and who may remove it, is said plainly.
+ * What follows sealing (`keys init`), and `keys compact`, which does it again: every address still
+ * stored as typed is sealed, and no old row version or column sample (cli/seal/statistics.ts) keeps
+ * one. Safe to run as often as needed; what is left, and who may remove it, is said plainly.
  */
 import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
@@ -11,34 +10,22 @@ import { installedPublicKey } from './seal/sealed-list.ts';
 import { FORGET_BY_HAND, forgetAddressSamples } from './seal/statistics.ts';
 import { say, UsageError } from './terminal.ts';
 
-/** The next step when the cleanup did not finish, for every message that says so. */
+/** The next step when the clean-up did not finish. */
 export const COMPACT_LATER = 'npm run waitlist -- keys compact';
 const LIST_TABLES = 'public.waiting_list, private.signup_addresses';
 
 /**
- * Rewrites the list's tables into new files, so the plaintext of the rows just sealed does not
- * linger in dead row versions, and refreshes their statistics, which sample column values. Signups
- * wait while it runs; it gives up after 5 s of waiting for the lock.
- */
-async function compactList(db: pg.Client): Promise<boolean> {
-  await db.query(`set lock_timeout = '5s'`);
-  try {
-    await db.query(`vacuum (full, analyze) ${LIST_TABLES}`);
-    return true;
-  } catch (error) {
-    if ((error as { code?: string }).code !== '55P03') throw error;
-    return false;
-  } finally {
-    await db.query('reset lock_timeout');
-  }
-}
-
-/**
- * After sealing: old row versions and column samples gone, as far as this role may and the list
- * lets; true if nothing is left to do by hand.
+ * After sealing: the list's tables rewritten into new files (no dead row version keeps what was
+ * sealed; signups wait, 5 s at most for the lock) and column samples gone, as far as this role may;
+ * true if nothing is left to do by hand.
  */
 export async function compact(db: pg.Client): Promise<boolean> {
-  const compacted = await compactList(db);
+  await db.query(`set lock_timeout = '5s'`);
+  const compacted = await db
+    .query(`vacuum (full, analyze) ${LIST_TABLES}`)
+    .then(() => true)
+    .catch((error: { code?: string }) => (error.code === '55P03' ? false : Promise.reject(error)))
+    .finally(() => db.query('reset lock_timeout'));
   if (!compacted) {
     say('The list was busy: its old row versions are still on disk. At a quiet moment, run');
     say(`  ${COMPACT_LATER}`);
@@ -63,7 +50,7 @@ export async function compact(db: pg.Client): Promise<boolean> {
   return compacted && resampled && rewritten;
 }
 
-/** `keys compact`: on a list sealed with hourly keys only; no key needed. */
+/** `keys compact`: on a sealed list only; no key needed. */
 export async function compactSealed(): Promise<void> {
   await withDatabase(
     async (db) => {

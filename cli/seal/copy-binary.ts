@@ -1,45 +1,56 @@
 /**
  * PostgreSQL's binary COPY format, read as it streams: a Transform from the server's bytes to
- * batches of rows (CopyRows). Binary, not CSV: sealed bytes arrive as they are, with no hex to
- * decode and no quoting to undo. A batch keeps the bytes it came in and where each field lies in
- * them, with no object per row or field: an export of millions of rows leaves little garbage.
+ * batches of rows (CopyRows). Binary, not CSV: seals arrive as they are, with no hex to decode. A
+ * batch keeps the bytes it came in and where each field lies in them, with no object per field.
  * https://www.postgresql.org/docs/current/sql-copy.html#id-1.9.3.55.9.4
  */
 import { Transform, type TransformCallback } from 'node:stream';
 
 const SIGNATURE = Buffer.from('PGCOPY\n\xff\r\n\0', 'latin1');
 
-/** Rows of one batch: field `column` of row `row` is data[start(row, column) …] for length(row, column) bytes. */
+/** Rows of one batch: per row and column, the field's offset in `data` and its length (-1: NULL). */
 export class CopyRows {
   readonly data: Buffer;
   readonly count: number;
   private readonly columns: number;
-  /** Per row and column: the field's offset in data, then its length (-1: NULL). */
   private readonly fields: number[];
 
   constructor(data: Buffer, columns: number, fields: number[]) {
-    this.data = data;
-    this.columns = columns;
-    this.fields = fields;
-    this.count = columns ? fields.length / (2 * columns) : 0;
-  }
-
-  start(row: number, column: number): number {
-    return this.fields[2 * (row * this.columns + column)];
-  }
-
-  /** -1 for NULL. */
-  length(row: number, column: number): number {
-    return this.fields[2 * (row * this.columns + column) + 1];
+    [this.data, this.columns, this.fields] = [data, columns, fields];
+    this.count = fields.length / (2 * columns);
   }
 
   /** The field's bytes (a view of data), or null. */
   field(row: number, column: number): Buffer | null {
-    const length = this.length(row, column);
-    if (length === -1) return null;
-    const start = this.start(row, column);
-    return this.data.subarray(start, start + length);
+    const at = 2 * (row * this.columns + column);
+    const length = this.fields[at + 1];
+    return length === -1 ? null : this.data.subarray(this.fields[at], this.fields[at] + length);
   }
+}
+
+/** Reads the whole rows in data from `at`: their fields, the column count, and where the rest begins. */
+function readRows(data: Buffer, at: number): { fields: number[]; columns: number; rest: number } {
+  const fields: number[] = [];
+  let columns = 0;
+  rows: while (data.length - at >= 2) {
+    const count = data.readInt16BE(at);
+    if (count === -1) return { fields, columns, rest: data.length }; // the trailer
+    if (columns && count !== columns) throw new Error('A COPY row with another number of fields.');
+    const rowStart = fields.length;
+    let p = at + 2;
+    for (let f = 0; f < count; f += 1) {
+      const length = data.length - p >= 4 ? data.readInt32BE(p) : undefined;
+      if (length === undefined || (length !== -1 && data.length - p - 4 < length)) {
+        fields.length = rowStart; // the row goes on in the next chunk
+        break rows;
+      }
+      fields.push(p + 4, length);
+      p += 4 + Math.max(length, 0);
+    }
+    columns = count;
+    at = p;
+  }
+  return { fields, columns, rest: at };
 }
 
 export function binaryCopyRows(): Transform {
@@ -60,43 +71,13 @@ export function binaryCopyRows(): Transform {
         at = SIGNATURE.length + 8 + data.readInt32BE(SIGNATURE.length + 4);
         headerRead = true;
       }
-      const fields: number[] = [];
-      let columns = 0;
-      for (;;) {
-        if (data.length - at < 2) break;
-        const count = data.readInt16BE(at);
-        if (count === -1) {
-          at = data.length; // the trailer
-          break;
-        }
-        if (columns && count !== columns) return done(new Error('A COPY row with another number of fields.'));
-        const rowStart = fields.length;
-        let p = at + 2;
-        let whole = true;
-        for (let f = 0; f < count; f += 1) {
-          if (data.length - p < 4) {
-            whole = false;
-            break;
-          }
-          const length = data.readInt32BE(p);
-          p += 4;
-          if (length !== -1 && data.length - p < length) {
-            whole = false;
-            break;
-          }
-          fields.push(p, length);
-          if (length !== -1) p += length;
-        }
-        if (!whole) {
-          fields.length = rowStart;
-          break;
-        }
-        columns = count;
-        at = p;
+      try {
+        const { fields, columns, rest } = readRows(data, at);
+        pending = rest < data.length ? data.subarray(rest) : null;
+        done(null, fields.length ? new CopyRows(data, columns, fields) : undefined);
+      } catch (error) {
+        done(error as Error);
       }
-      pending = at < data.length ? data.subarray(at) : null;
-      if (fields.length) this.push(new CopyRows(data, columns, fields));
-      done();
     },
     flush(done: TransformCallback) {
       done(pending ? new Error('The COPY data ended mid-row.') : null);

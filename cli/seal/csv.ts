@@ -45,9 +45,9 @@ export function sealedCsv(opener: Opener | null, options: CsvOptions): Transform
     const seal = rows.field(row, SEAL);
     if (!seal) return undefined;
     if (!opener) throw new Error('Sealed rows, but no owner key is installed.');
-    const { data } = rows;
-    const hourKeyId = rows.length(row, HOUR_KEY_ID) === -1 ? -1n : data.readBigInt64BE(rows.start(row, HOUR_KEY_ID));
-    return opener.openOne({ id: data.readBigInt64BE(rows.start(row, ID)), hourKeyId, seal }).toString('utf8');
+    const id = rows.field(row, ID)!.readBigInt64BE();
+    const hourKeyId = rows.field(row, HOUR_KEY_ID)?.readBigInt64BE() ?? -1n;
+    return opener.openOne({ id, hourKeyId, seal }).toString('utf8');
   }
 
   /** The CSV of a batch, after the header if it is the first. */
