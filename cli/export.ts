@@ -4,10 +4,9 @@ import { Command, Option } from 'commander';
 import { to as copyTo } from 'pg-copy-streams';
 import { withDatabase } from './connect/database.ts';
 import { writeAtomically } from './export/atomic-file.ts';
-import { beginExport, exportSource, type ExportChoice } from './list/export-query.ts';
+import { binaryCopyRows } from './export/copy-binary.ts';
+import { crlf, type CsvOptions, plainCsvSource, sealedCsv, sealedCsvSource } from './export/csv.ts';
 import { progress } from './progress.ts';
-import { binaryCopyRows } from './seal/copy-binary.ts';
-import { sealedCsv } from './seal/csv.ts';
 import { wrappedKeys } from './seal/open.ts';
 import { openerFor } from './seal/sealed-list.ts';
 import { EXIT, say } from './terminal.ts';
@@ -15,32 +14,46 @@ import { EXIT, say } from './terminal.ts';
 type Options = { all?: boolean; for?: string; output?: string };
 type Exported = { leftOut: number; unreadable: number };
 
+/** Every signup with what opens it, the do-not-email list included (--all); else those that may be emailed. */
+const source = (all: boolean) =>
+  all
+    ? `(select w.id, a.hour_key_id, a.seal, w.email, w.created_at
+        from public.waiting_list w left join private.signup_addresses a on a.id = w.id) every`
+    : 'private.mailable_signups';
+
 /** Streams the CSV into `to`; says how many signups it left out (the do-not-email list) and could not read. */
-async function exportTo(to: Writable, choice: ExportChoice): Promise<Exported> {
+async function exportTo(to: Writable, all: boolean, spreadsheet: boolean): Promise<Exported> {
   return withDatabase(
     async (db) => {
       // Before anything is written: without the key, no address at all.
       const opener = await openerFor(db, 'export');
-      const signups = await beginExport(db);
-      // Every hour key of this snapshot, unwrapped while the server sorts the rows for the COPY
-      // (sent next); the CSV waits for the keys.
-      const unwrapped = opener ? opener.unwrapAll(await wrappedKeys(db)) : Promise.resolve();
+      // One snapshot for the CSV and its counts, so "left out" is exact.
+      await db.query('begin isolation level repeatable read read only');
+      const { rows } = await db.query<{ signups: number; closed: number }>(
+        'select count(*)::int as signups, count(*) filter (where email is null)::int as closed from public.waiting_list',
+      );
+      const { signups, closed } = rows[0];
       // A bar on a terminal only: a script reading stderr gets no chatter.
       const bar = process.stderr.isTTY ? progress('export', signups) : undefined;
       let written = 0;
-      const csv = sealedCsv(opener, {
-        spreadsheet: choice.spreadsheet,
-        byteOrderMark: choice.spreadsheet,
-        onRows: (n) => {
-          written += n;
-          bar?.advance(n);
-        },
-        after: unwrapped,
-      });
-      await Promise.all([unwrapped, pipeline(db.query(copyTo(exportSource(choice))), binaryCopyRows(), csv, to)]);
+      const onRows = (n: number) => {
+        written += n;
+        bar?.advance(n);
+      };
+      const options: CsvOptions = { spreadsheet, byteOrderMark: spreadsheet, onRows };
+      let unreadable = closed; // a list not sealed: a row without its address has nothing to open it
+      if (opener) {
+        // Every hour key of this snapshot, unwrapped while the server sorts the rows for the COPY
+        // (sent next); the CSV waits for the keys.
+        const unwrapped = opener.unwrapAll(await wrappedKeys(db));
+        const csv = sealedCsv(opener, { ...options, after: unwrapped });
+        const copy = db.query(copyTo(sealedCsvSource(source(all))));
+        await Promise.all([unwrapped, pipeline(copy, binaryCopyRows(), csv, to)]);
+        unreadable = csv.unreadable;
+      } else await pipeline(db.query(copyTo(plainCsvSource(source(all), options))), crlf(options), to);
       bar?.stop();
       await db.query('commit');
-      return { leftOut: signups - written - csv.unreadable, unreadable: csv.unreadable };
+      return { leftOut: signups - written - unreadable, unreadable };
     },
     { longQueries: true },
   );
@@ -66,11 +79,11 @@ export function exportCommand(): Command {
       'write to this file instead, whole or not at all (a failed export leaves it as it was)',
     )
     .action(async (options: Options) => {
-      const choice = { all: Boolean(options.all), spreadsheet: options.for === 'spreadsheet' };
+      const [all, spreadsheet] = [Boolean(options.all), options.for === 'spreadsheet'];
       let done: Exported = { leftOut: 0, unreadable: 0 };
       if (options.output)
-        await writeAtomically(options.output, async (file) => void (done = await exportTo(file, choice)));
-      else done = await exportTo(process.stdout, choice);
+        await writeAtomically(options.output, async (file) => void (done = await exportTo(file, all, spreadsheet)));
+      else done = await exportTo(process.stdout, all, spreadsheet);
       if (done.leftOut)
         say(`Left out: ${done.leftOut} addresses on the do-not-email list (add --all to include them).`);
       if (done.unreadable) {

@@ -1,13 +1,16 @@
 /**
  * The export's CSV writer on rows as binary COPY sends them (cut into small chunks, so rows and
  * fields straddle them): quoting as PostgreSQL's COPY … CSV, and for a spreadsheet every cell
- * quoted and every formula start escaped (OWASP).
+ * quoted and every formula start escaped (OWASP). A list not sealed is written by PostgreSQL
+ * itself: the same bytes.
  */
 import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { describe, expect, it } from 'vitest';
-import { binaryCopyRows } from '../seal/copy-binary';
-import { sealedCsv } from '../seal/csv';
+import { binaryCopyRows } from '../export/copy-binary';
+import { sealedCsv } from '../export/csv';
+import { useOwnDatabase } from './own-database';
+import { waitlist } from './run-cli';
 
 const AT = Buffer.from('2026-11-25T10:00:00Z');
 
@@ -43,6 +46,8 @@ async function csvOf(addresses: string[], spreadsheet: boolean): Promise<string>
   return Buffer.concat(chunks).toString('utf8');
 }
 
+const db = useOwnDatabase('cli_csv');
+
 const CELLS = ['=1@x.co', '+1@x.co', '-1@x.co', '@SUM(A1)@x.co', 'x=1@x.co', 'a,b@x.co', 'a"b@x.co', 'jörg@x.co'];
 
 describe('the export as CSV', () => {
@@ -62,5 +67,21 @@ describe('the export as CSV', () => {
           .map((cell) => `"${cell}","2026-11-25T10:00:00Z"\r\n`)
           .join(''),
     );
+  });
+
+  it('of a list not sealed, written by PostgreSQL, is the same, byte for byte', async () => {
+    await db.owner.query('delete from public.waiting_list');
+    const listed: string[] = [];
+    for (const address of [...CELLS, '\uff1d1@x.co', 'plain@x.co']) {
+      try {
+        await db.owner.query(`insert into public.waiting_list (email, created_at) values ($1, $2)`, [address, `${AT}`]);
+        listed.push(address);
+      } catch {
+        // not an address the list takes
+      }
+    }
+    expect(listed.length).toBeGreaterThan(4);
+    expect((await waitlist(['export'])).stdout).toBe(await csvOf(listed, false));
+    expect((await waitlist(['export', '--for', 'spreadsheet'])).stdout).toBe(`\ufeff${await csvOf(listed, true)}`);
   });
 });

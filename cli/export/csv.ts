@@ -1,0 +1,126 @@
+/**
+ * The list as CSV: RFC 4180 with CRLF, header email,signed_up_at, a cell quoted only when it holds a
+ * comma, a quote, CR or LF; for a spreadsheet every cell quoted and each one that starts as a
+ * formula escaped with a quote (OWASP). A list not sealed is written by PostgreSQL (COPY … CSV,
+ * the same rules), a sealed one by csv-stringify, each row opened in turn (cli/seal/open.ts).
+ */
+import { Transform, type TransformCallback } from 'node:stream';
+import { stringify } from 'csv-stringify/sync';
+import type { CopyRows } from './copy-binary.ts';
+import type { Opener } from '../seal/open.ts';
+import { utcTimestamp } from '../list/utc.ts';
+
+export type CsvOptions = {
+  spreadsheet: boolean;
+  /** Starts with the UTF-8 byte-order mark, by which spreadsheets recognise UTF-8 (else they read Windows-1252). */
+  byteOrderMark?: boolean;
+  onRows?: (rows: number) => void;
+};
+
+const HEADER = 'email,signed_up_at\r\n';
+/** What starts a formula in a spreadsheet, full-width forms included; one pattern for JavaScript and PostgreSQL. */
+const FORMULA = '^[-=+@\t\r\uff1d\uff0b\uff0d\uff20]';
+const formula = new RegExp(FORMULA);
+const BOM = '\ufeff';
+const [QUOTE, LF, CR] = [0x22, 0x0a, 0x0d];
+
+/** A list not sealed, oldest first, as PostgreSQL writes CSV (LF line ends: crlf() follows). */
+export const plainCsvSource = (from: string, { spreadsheet }: CsvOptions) =>
+  `copy (select ${spreadsheet ? `case when email ~ '${FORMULA}' then '''' || email else email end` : 'email'}
+                as email, ${utcTimestamp('created_at')} as signed_up_at
+         from ${from} where email is not null order by created_at, id)
+   to stdout with (format csv, header${spreadsheet ? ', force_quote *' : ''})`;
+
+/** PostgreSQL's CSV with CRLF line ends (an LF inside a quoted cell stays as it is), after the BOM if asked. */
+export function crlf(options: CsvOptions): Transform {
+  let quoted = false;
+  let header = true;
+  let start = options.byteOrderMark ? Buffer.from(BOM) : undefined;
+  return new Transform({
+    transform(chunk: Buffer, _encoding, done: TransformCallback) {
+      const ends: number[] = []; // the LFs that end a line
+      if (!quoted && !chunk.includes(QUOTE)) {
+        for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1)) ends.push(i);
+      } else {
+        for (let i = 0; i < chunk.length; i += 1) {
+          if (chunk[i] === QUOTE) quoted = !quoted; // a doubled quote toggles twice
+          else if (chunk[i] === LF && !quoted) ends.push(i);
+        }
+      }
+      const out = Buffer.allocUnsafe((start?.length ?? 0) + chunk.length + ends.length);
+      let at = start ? start.copy(out) : 0;
+      let from = 0;
+      for (const end of ends) {
+        at += chunk.copy(out, at, from, end);
+        out[at++] = CR;
+        from = end;
+      }
+      chunk.copy(out, at, from);
+      start = undefined;
+      options.onRows?.(ends.length - (header && ends.length ? 1 : 0)); // the header is no row
+      header &&= !ends.length;
+      done(null, out);
+    },
+  });
+}
+
+/** The COPY that feeds sealedCsv, from a relation with id, hour_key_id, seal, email and created_at. */
+export const sealedCsvSource = (from: string) =>
+  `copy (select id, hour_key_id, seal, email, ${utcTimestamp('created_at')}
+         from ${from} order by created_at, id) to stdout with (format binary)`;
+
+/** The columns of sealedCsvSource, in order. */
+const [ID, HOUR_KEY_ID, SEAL, EMAIL, SIGNED_UP_AT] = [0, 1, 2, 3, 4];
+
+/**
+ * Batches of binary COPY rows in, CSV out, each row opened and written in turn; counts rows that
+ * have neither an address nor a seal in `unreadable`. `after`: nothing is written before it
+ * resolves (the hour keys being unwrapped), nothing at all if it rejects.
+ */
+export function sealedCsv(opener: Opener | null, options: CsvOptions & { after?: Promise<unknown> }) {
+  let header: string | undefined = (options.byteOrderMark ? BOM : '') + HEADER;
+  const ready = options.after ?? Promise.resolve();
+  const cells = { record_delimiter: 'windows', quoted: options.spreadsheet } as const;
+
+  /** The address of a row: as stored, or opened; undefined when it has neither. */
+  function address(rows: CopyRows, row: number): string | undefined {
+    const email = rows.field(row, EMAIL);
+    if (email) return email.toString('utf8');
+    const seal = rows.field(row, SEAL);
+    if (!seal) return undefined;
+    if (!opener) throw new Error('Sealed rows, but no owner key is installed.');
+    const id = rows.field(row, ID)!.readBigInt64BE();
+    const hourKeyId = rows.field(row, HOUR_KEY_ID)?.readBigInt64BE() ?? -1n;
+    return opener.openOne({ id, hourKeyId, seal }).toString('utf8');
+  }
+
+  /** The CSV of a batch, after the header if it is the first. */
+  function csvOf(rows: CopyRows): string {
+    const records: [string, string][] = [];
+    for (let row = 0; row < rows.count; row += 1) {
+      const email = address(rows, row);
+      if (email === undefined) result.unreadable += 1;
+      else {
+        const cell = options.spreadsheet && formula.test(email) ? `'${email}` : email;
+        records.push([cell, rows.field(row, SIGNED_UP_AT)!.toString('latin1')]);
+      }
+    }
+    options.onRows?.(records.length);
+    const csv = (header ?? '') + stringify(records, cells);
+    header = undefined;
+    return csv;
+  }
+
+  /** Passes what `make` returns to `done` once `ready` has resolved; its rejection or a throw fails instead. */
+  const whenReady = (make: () => string | undefined, done: TransformCallback) =>
+    void ready.then(make).then((out) => done(null, out), done);
+
+  const csv = new Transform({
+    writableObjectMode: true,
+    writableHighWaterMark: 1,
+    transform: (rows: CopyRows, _encoding, done: TransformCallback) => whenReady(() => csvOf(rows), done),
+    flush: (done: TransformCallback) => whenReady(() => header, done), // an empty list: the header alone
+  });
+  const result = Object.assign(csv, { unreadable: 0 });
+  return result;
+}
