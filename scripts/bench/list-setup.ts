@@ -59,5 +59,3 @@ export async function measure(command: string, args: string[], env: Record<strin
   const [, seconds, kilobytes] = /BENCH ([\d.]+) (\d+)/.exec(stderr)!;
   return { seconds: Number(seconds), peakMB: Math.round(Number(kilobytes) / 1024) };
 }
-
-export const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
