@@ -1,11 +1,8 @@
 /**
- * Whether the public key reads nothing, proved on the live database from its catalog (which every
- * role may read, so a login role without any grant can run this: docs/operations.md, "A role for
- * the daily check"): every table, view, sequence and function of our schemas that anon or
- * authenticated may use, every policy, the API roles' own attributes, and Supabase's security
- * lints (lints.ts). Anything beyond the one insert the page needs is a problem that names the
- * object and the statement that takes it away. supabase/security.md, "What the public key can and
- * cannot do".
+ * Whether the public key reads nothing, proved from the live catalog (which every role may read):
+ * every table, view, sequence, function and policy of our schemas that anon or authenticated may
+ * use, the API roles' own attributes, and Supabase's security lints (lints.ts). Anything beyond
+ * the one insert the page needs is a problem naming the object and the statement that takes it away.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';
@@ -14,33 +11,21 @@ import { EXPOSED_SCHEMAS, lints, SYSTEM } from './lints.ts';
 const CHECK = 'exposure';
 
 /** What the page needs, and nothing more: anon and authenticated may add an address. */
-const ALLOWED_COLUMNS = { object: 'public.waiting_list', privilege: 'INSERT', columns: ['email'] };
+const ALLOWED_COLUMNS = { object: 'public.waiting_list', columns: ['email'] };
 /** The policy that stamps a signup with the current time (supabase/migrations/*_waiting_list.sql). */
 const ALLOWED_POLICY = {
   object: 'public.waiting_list',
   name: 'waiting_list_fresh_signup',
-  cmd: 'INSERT',
-  roles: ['anon', 'authenticated'],
-  withCheck: '(created_at = now())',
+  check: '(created_at = now())',
 };
-/**
- * Functions the API roles may run on purpose: Supabase's own GraphQL entry point, and the address
- * rule the list's check runs as the inserting role (in schema private, which they may not use).
- */
+/** Supabase's GraphQL entry point, and the address rule the list's check runs as the inserting role. */
 const ALLOWED_FUNCTIONS = ['graphql_public.graphql', 'private.email_format_ok(text)'];
 
 /** Our schemas: every schema but PostgreSQL's and Supabase's own, and the exposed ones whatever they are. */
 const OURS = `(${SYSTEM} or n.nspname = any($1::text[]))`;
 const API_ROLES = `(select rolname::text as role from pg_catalog.pg_roles where rolname in ('anon', 'authenticated'))`;
 
-const KIND: Record<string, string> = {
-  r: 'table',
-  p: 'table',
-  v: 'view',
-  m: 'materialized view',
-  f: 'foreign table',
-  S: 'sequence',
-};
+const KIND: Record<string, string> = { r: 'table', p: 'table', v: 'view', m: 'materialized view', f: 'foreign table' };
 
 type Grant = { object: string; kind: string; role: string; privilege: string; columns: string[] | null };
 
@@ -68,14 +53,9 @@ async function relationGrants(db: pg.Client): Promise<Grant[]> {
      order by 1, 3, 4`,
     [EXPOSED_SCHEMAS],
   );
-  return rows.filter(
-    (g) =>
-      !(
-        g.object === ALLOWED_COLUMNS.object &&
-        g.privilege === ALLOWED_COLUMNS.privilege &&
-        g.columns?.join() === ALLOWED_COLUMNS.columns.join()
-      ),
-  );
+  const allowed = ({ object, privilege, columns }: Grant) =>
+    `${object} ${privilege} ${columns}` === `${ALLOWED_COLUMNS.object} INSERT ${ALLOWED_COLUMNS.columns}`;
+  return rows.filter((grant) => !allowed(grant));
 }
 
 /** One finding per object, naming what each role may do with it and the statement that stops it. */
@@ -83,7 +63,7 @@ function grantFindings(grants: Grant[]): Finding[] {
   const byObject = new Map<string, Grant[]>();
   for (const grant of grants) byObject.set(grant.object, [...(byObject.get(grant.object) ?? []), grant]);
   return [...byObject].map(([object, list]) => {
-    const kind = KIND[list[0].kind] ?? 'relation';
+    const kind = KIND[list[0].kind] ?? (list[0].kind === 'S' ? 'sequence' : 'relation');
     const roles = [...new Set(list.map((g) => g.role))];
     const what = [...new Set(list.map((g) => (g.columns ? `${g.privilege} (${g.columns.join(', ')})` : g.privilege)))];
     const privileges = [...new Set(list.map((g) => g.privilege))].join(', ');
@@ -129,26 +109,17 @@ async function functionFindings(db: pg.Client): Promise<Finding[]> {
 }
 
 async function policyFindings(db: pg.Client): Promise<Finding[]> {
-  const { rows } = await db.query<{
-    object: string;
-    name: string;
-    cmd: string;
-    roles: string[];
-    qual: string | null;
-    with_check: string | null;
-  }>(
+  type Policy = { object: string; name: string; cmd: string; roles: string[]; qual: string | null; with_check: string };
+  const { rows } = await db.query<Policy>(
     `select schemaname || '.' || tablename as object, policyname as name, cmd, roles::text[] as roles, qual, with_check
      from pg_catalog.pg_policies p join pg_catalog.pg_namespace n on n.nspname = p.schemaname
      where ${OURS} order by 1, 2`,
     [EXPOSED_SCHEMAS],
   );
-  const allowed = (p: (typeof rows)[number]) =>
-    p.object === ALLOWED_POLICY.object &&
-    p.name === ALLOWED_POLICY.name &&
-    p.cmd === ALLOWED_POLICY.cmd &&
-    [...p.roles].sort().join() === ALLOWED_POLICY.roles.join() &&
-    p.qual === null &&
-    p.with_check === ALLOWED_POLICY.withCheck;
+  const { object, name, check } = ALLOWED_POLICY;
+  const allowed = (p: Policy) =>
+    `${p.object} ${p.name} ${p.cmd} ${[...p.roles].sort()} ${p.qual} ${p.with_check}` ===
+    `${object} ${name} INSERT anon,authenticated null ${check}`;
   const findings = rows
     .filter((p) => !allowed(p))
     .map((p) =>
@@ -156,9 +127,9 @@ async function policyFindings(db: pg.Client): Promise<Finding[]> {
         CHECK,
         `Policy ${p.name} on ${p.object}: for ${p.cmd.toLowerCase()} to ${p.roles.join(', ')}` +
           `${p.qual ? ` using ${p.qual}` : ''}${p.with_check ? ` with check ${p.with_check}` : ''}. ` +
-          `The list's one policy is ${ALLOWED_POLICY.name} (for insert to anon, authenticated with check ${ALLOWED_POLICY.withCheck}); ` +
+          `The list's one policy is ${name} (for insert to anon, authenticated with check ${check}); ` +
           'any other opens rows to whoever a grant lets in.',
-        p.object === ALLOWED_POLICY.object && p.name === ALLOWED_POLICY.name
+        p.object === object && p.name === name
           ? `drop policy ${p.name} on ${p.object}; then recreate it as supabase/migrations/*_waiting_list.sql creates it.`
           : `drop policy "${p.name}" on ${p.object};`,
       ),
@@ -167,7 +138,7 @@ async function policyFindings(db: pg.Client): Promise<Finding[]> {
     findings.push(
       problem(
         CHECK,
-        `Policy ${ALLOWED_POLICY.name} on ${ALLOWED_POLICY.object} is missing or changed: nothing states that a signup is stamped with the current time.`,
+        `Policy ${name} on ${object} is missing or changed: nothing states that a signup is stamped with the current time.`,
         'Recreate it as supabase/migrations/*_waiting_list.sql creates it.',
       ),
     );
