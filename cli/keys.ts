@@ -5,7 +5,7 @@ import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
 import { loggingRisks } from './health/logging.ts';
 import { compact, COMPACT_LATER, compactSealed } from './keys-compact.ts';
-import { inTransaction } from './list/transaction.ts';
+import { inTransaction } from './list/signups.ts';
 import { installOwnerKey } from './seal/install.ts';
 import { newOwnerKeyPair, parseOwnerKey } from './seal/owner-key.ts';
 import { installedPublicKey } from './seal/sealed-list.ts';

@@ -1,8 +1,6 @@
 import { Command } from 'commander';
 import { withDatabase } from './connect/database.ts';
-import { limits, setLimit, type Limit } from './guard/limits.ts';
-import { allowedOrigins } from './guard/origins.ts';
-import { NO_UPKEEP, UPKEEP, upkeepJobs } from './guard/upkeep-jobs.ts';
+import { allowedOrigins, limits, NO_UPKEEP, setLimit, type Limit, UPKEEP, upkeepJobs } from './guard.ts';
 import { confirm, wholeNumber, json, out, say, UsageError } from './terminal.ts';
 
 type Options = { per10Minutes?: number; perDay?: number; json?: boolean; yes?: boolean };

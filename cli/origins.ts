@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { withDatabase } from './connect/database.ts';
-import { addOrigin, allowedOrigins, removeOrigin } from './guard/origins.ts';
+import { addOrigin, allowedOrigins, removeOrigin } from './guard.ts';
 import { json, out, say, UsageError } from './terminal.ts';
 
 const SHAPE = 'scheme://host[:port], as a browser sends it, e.g. https://your.site or http://localhost:5173';

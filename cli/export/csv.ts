@@ -43,7 +43,8 @@ export function crlf(options: CsvOptions): Transform {
         for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1)) ends.push(i);
       } else {
         for (let i = 0; i < chunk.length; i += 1) {
-          if (chunk[i] === QUOTE) quoted = !quoted; // a doubled quote toggles twice
+          if (chunk[i] === QUOTE)
+            quoted = !quoted; // a doubled quote toggles twice
           else if (chunk[i] === LF && !quoted) ends.push(i);
         }
       }

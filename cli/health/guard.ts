@@ -2,6 +2,7 @@
 import type pg from 'pg';
 import { duration, ok, plural, problem, type Finding } from './finding.ts';
 import { allowOrigin } from './fixes.ts';
+import { allowedOrigins, limits } from '../guard.ts';
 
 /** The scopes supabase/migrations/*_signup_guard.sql limits; a scope without a row is not limited. */
 const SCOPES = ['ipv4', 'ipv6/64', 'ipv6/48', 'unknown', 'all'];
@@ -9,8 +10,7 @@ const SCOPES = ['ipv4', 'ipv6/64', 'ipv6/48', 'unknown', 'all'];
 const GRACE = '2 minutes';
 
 export async function checkOrigins(db: pg.Client, site: string | undefined): Promise<Finding> {
-  const { rows } = await db.query<{ origin: string }>('select origin from private.allowed_origins order by 1');
-  const listed = rows.map((row) => row.origin);
+  const listed = await allowedOrigins(db);
   const fix = allowOrigin(site ?? 'https://your.site');
   if (!listed.length) {
     return problem('origins', 'private.allowed_origins is empty: any website may make its visitors sign up.', fix);
@@ -26,9 +26,7 @@ export async function checkOrigins(db: pg.Client, site: string | undefined): Pro
 }
 
 export async function checkLimits(db: pg.Client): Promise<Finding> {
-  const { rows } = await db.query<{ scope: string; per_10_minutes: number; per_day: number }>(
-    'select scope, per_10_minutes, per_day from private.signup_limits order by scope',
-  );
+  const rows = await limits(db);
   const closed = rows.filter((row) => row.per_10_minutes === 0 || row.per_day === 0).map((row) => row.scope);
   const unlimited = SCOPES.filter((scope) => !rows.some((row) => row.scope === scope));
   const faults = [

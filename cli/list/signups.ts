@@ -4,6 +4,19 @@ import { longQuery } from '../connect/database.ts';
 import { UsageError } from '../terminal.ts';
 
 export type Queryable = pg.Pool | pg.Client | pg.PoolClient;
+
+/** Runs `work` in a transaction on `db`: committed if it resolves, rolled back if it throws. */
+export async function inTransaction<T>(db: pg.Client, work: () => Promise<T>): Promise<T> {
+  await db.query('begin');
+  try {
+    const result = await work();
+    await db.query('commit');
+    return result;
+  } catch (error) {
+    await db.query('rollback');
+    throw error;
+  }
+}
 export type Day = { day: string; signups: number };
 
 export async function countSignups(db: Queryable): Promise<{ addresses: number; mayEmail: number }> {

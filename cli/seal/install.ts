@@ -7,8 +7,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { longQuery } from '../connect/database.ts';
-import { keySignups } from '../list/signups.ts';
-import { inTransaction } from '../list/transaction.ts';
+import { inTransaction, keySignups } from '../list/signups.ts';
 import { UsageError } from '../terminal.ts';
 import { type OwnerKey, unwrap } from './owner-key.ts';
 import { sealStoredInNode } from './seal-in-node.ts';

@@ -6,7 +6,7 @@
  * FULL), which the database's owner may do, not only a superuser (on Supabase, `postgres`).
  */
 import type pg from 'pg';
-import { inTransaction } from '../list/transaction.ts';
+import { inTransaction } from '../list/signups.ts';
 
 /**
  * The same by hand, in two steps run one after the other: VACUUM cannot run inside a transaction
