@@ -4,7 +4,6 @@ import { Command, Option } from 'commander';
 import { to as copyTo } from 'pg-copy-streams';
 import { withDatabase } from './connect/database.ts';
 import { writeAtomically } from './export/atomic-file.ts';
-import { binaryCopyRows } from './export/copy-binary.ts';
 import { crlf, type CsvOptions, plainCsvSource, sealedCsv, sealedCsvSource } from './export/csv.ts';
 import { progress } from './progress.ts';
 import { wrappedKeys } from './seal/open.ts';
@@ -48,7 +47,7 @@ async function exportTo(to: Writable, all: boolean, spreadsheet: boolean): Promi
         const unwrapped = opener.unwrapAll(await wrappedKeys(db));
         const csv = sealedCsv(opener, { ...options, after: unwrapped });
         const copy = db.query(copyTo(sealedCsvSource(source(all))));
-        await Promise.all([unwrapped, pipeline(copy, binaryCopyRows(), csv, to)]);
+        await Promise.all([unwrapped, pipeline(copy, csv, to)]);
         unreadable = csv.unreadable;
       } else await pipeline(db.query(copyTo(plainCsvSource(source(all), options))), crlf(options), to);
       bar?.stop();

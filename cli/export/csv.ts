@@ -5,8 +5,8 @@
  * the same rules), a sealed one by csv-stringify, each row opened in turn (cli/seal/open.ts).
  */
 import { Transform, type TransformCallback } from 'node:stream';
+import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
-import type { CopyRows } from './copy-binary.ts';
 import type { Opener } from '../seal/open.ts';
 import { utcTimestamp } from '../list/utc.ts';
 
@@ -65,46 +65,39 @@ export function crlf(options: CsvOptions): Transform {
   });
 }
 
-/** The COPY that feeds sealedCsv, from a relation with id, hour_key_id, seal, email and created_at. */
+/** The COPY that feeds sealedCsv: PostgreSQL's CSV of id, hour_key_id, seal (hex), email and signed_up_at. */
 export const sealedCsvSource = (from: string) =>
-  `copy (select id, hour_key_id, seal, email, ${utcTimestamp('created_at')}
-         from ${from} order by created_at, id) to stdout with (format binary)`;
-
-/** The columns of sealedCsvSource, in order. */
-const [ID, HOUR_KEY_ID, SEAL, EMAIL, SIGNED_UP_AT] = [0, 1, 2, 3, 4];
+  `copy (select id, hour_key_id, encode(seal, 'hex'), email, ${utcTimestamp('created_at')}
+         from ${from} order by created_at, id) to stdout with (format csv)`;
 
 /**
- * Batches of binary COPY rows in, CSV out, each row opened and written in turn; counts rows that
- * have neither an address nor a seal in `unreadable`. `after`: nothing is written before it
+ * sealedCsvSource's CSV in, cut at line ends (no cell holds one: the list's address rule refuses
+ * CR and LF) and read by csv-parse; the list's CSV out, each address opened in turn. Counts rows
+ * that have neither an address nor a seal in `unreadable`. `after`: nothing is written before it
  * resolves (the hour keys being unwrapped), nothing at all if it rejects.
  */
 export function sealedCsv(opener: Opener | null, options: CsvOptions & { after?: Promise<unknown> }) {
   let header: string | undefined = (options.byteOrderMark ? BOM : '') + HEADER;
+  let rest: Buffer = Buffer.alloc(0);
   const ready = options.after ?? Promise.resolve();
   const cells = { record_delimiter: 'windows', quoted: options.spreadsheet } as const;
 
   /** The address of a row: as stored, or opened; undefined when it has neither. */
-  function address(rows: CopyRows, row: number): string | undefined {
-    const email = rows.field(row, EMAIL);
-    if (email) return email.toString('utf8');
-    const seal = rows.field(row, SEAL);
+  function address([id, hourKeyId, seal, email]: string[]): string | undefined {
+    if (email) return email;
     if (!seal) return undefined;
     if (!opener) throw new Error('Sealed rows, but no owner key is installed.');
-    const id = rows.field(row, ID)!.readBigInt64BE();
-    const hourKeyId = rows.field(row, HOUR_KEY_ID)?.readBigInt64BE() ?? -1n;
-    return opener.openOne({ id, hourKeyId, seal }).toString('utf8');
+    const row = { id: BigInt(id), hourKeyId: BigInt(hourKeyId || -1), seal: Buffer.from(seal, 'hex') };
+    return opener.openOne(row).toString('utf8');
   }
 
-  /** The CSV of a batch, after the header if it is the first. */
-  function csvOf(rows: CopyRows): string {
+  /** The CSV of the whole lines in `text`, after the header if they are the first. */
+  function csvOf(text: string): string {
     const records: [string, string][] = [];
-    for (let row = 0; row < rows.count; row += 1) {
-      const email = address(rows, row);
+    for (const row of parse(text) as string[][]) {
+      const email = address(row);
       if (email === undefined) result.unreadable += 1;
-      else {
-        const cell = options.spreadsheet && formula.test(email) ? `'${email}` : email;
-        records.push([cell, rows.field(row, SIGNED_UP_AT)!.toString('latin1')]);
-      }
+      else records.push([options.spreadsheet && formula.test(email) ? `'${email}` : email, row[4]]);
     }
     options.onRows?.(records.length);
     const csv = (header ?? '') + stringify(records, cells);
@@ -117,10 +110,13 @@ export function sealedCsv(opener: Opener | null, options: CsvOptions & { after?:
     void ready.then(make).then((out) => done(null, out), done);
 
   const csv = new Transform({
-    writableObjectMode: true,
-    writableHighWaterMark: 1,
-    transform: (rows: CopyRows, _encoding, done: TransformCallback) => whenReady(() => csvOf(rows), done),
-    flush: (done: TransformCallback) => whenReady(() => header, done), // an empty list: the header alone
+    transform(chunk: Buffer, _encoding, done: TransformCallback) {
+      const data = rest.length ? Buffer.concat([rest, chunk]) : chunk;
+      const end = data.lastIndexOf(LF) + 1; // never inside a character: UTF-8
+      rest = data.subarray(end);
+      whenReady(() => (end ? csvOf(data.toString('utf8', 0, end)) : undefined), done);
+    },
+    flush: (done: TransformCallback) => whenReady(() => (rest.length ? csvOf(rest.toString()) : header), done),
   });
   const result = Object.assign(csv, { unreadable: 0 });
   return result;
