@@ -34,11 +34,17 @@ export function splitSeal(
   };
 }
 
-/** What the tag covers, in order: the ids (16 bytes, big-endian), then iv ‖ ciphertext as `signed`. */
-export function tagInput(hourKeyId: bigint, signupId: bigint, signed: Uint8Array): [Uint8Array, Uint8Array] {
-  const ids = new Uint8Array(16);
-  const view = new DataView(ids.buffer);
-  view.setBigInt64(0, hourKeyId);
-  view.setBigInt64(8, signupId);
-  return [ids, signed];
+/**
+ * What the tag covers, in order: the ids (16 bytes, big-endian), then iv ‖ ciphertext as `signed`.
+ * `into`: 16 bytes to write the ids to (one reused across rows; the HMAC copies what it is given).
+ */
+export function tagInput(
+  hourKeyId: bigint,
+  signupId: bigint,
+  signed: Uint8Array,
+  into = new DataView(new ArrayBuffer(16)),
+): [Uint8Array, Uint8Array] {
+  into.setBigInt64(0, hourKeyId);
+  into.setBigInt64(8, signupId);
+  return [new Uint8Array(into.buffer, into.byteOffset, 16), signed];
 }

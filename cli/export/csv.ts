@@ -65,9 +65,9 @@ export function crlf(options: CsvOptions): Transform {
   });
 }
 
-/** The COPY that feeds sealedCsv: PostgreSQL's CSV of id, hour_key_id, seal (hex), email and signed_up_at. */
+/** The COPY that feeds sealedCsv: PostgreSQL's CSV of id, hour_key_id, seal (base64 on one line), email, signed_up_at. */
 export const sealedCsvSource = (from: string) =>
-  `copy (select id, hour_key_id, encode(seal, 'hex'), email, ${utcTimestamp('created_at')}
+  `copy (select id, hour_key_id, translate(encode(seal, 'base64'), E'\\n', ''), email, ${utcTimestamp('created_at')}
          from ${from} order by created_at, id) to stdout with (format csv)`;
 
 /**
@@ -87,7 +87,7 @@ export function sealedCsv(opener: Opener | null, options: CsvOptions & { after?:
     if (email) return email;
     if (!seal) return undefined;
     if (!opener) throw new Error('Sealed rows, but no owner key is installed.');
-    const row = { id: BigInt(id), hourKeyId: BigInt(hourKeyId || -1), seal: Buffer.from(seal, 'hex') };
+    const row = { id: BigInt(id), hourKeyId: BigInt(hourKeyId || -1), seal: Buffer.from(seal, 'base64') };
     return opener.openOne(row).toString('utf8');
   }
 
@@ -105,18 +105,26 @@ export function sealedCsv(opener: Opener | null, options: CsvOptions & { after?:
     return csv;
   }
 
-  /** Passes what `make` returns to `done` once `ready` has resolved; its rejection or a throw fails instead. */
-  const whenReady = (make: () => string | undefined, done: TransformCallback) =>
-    void ready.then(make).then((out) => done(null, out), done);
+  /** The CSV of whole lines, pushed 32 KB of them at a time: few rows alive at once, so V8 frees them young. */
+  function write(stream: Transform, lines: Buffer): void {
+    for (let from = 0, to = 0; from < lines.length; from = to) {
+      to = from + 32_768 < lines.length ? lines.lastIndexOf(LF, from + 32_768) + 1 : lines.length;
+      if (to <= from) to = lines.length;
+      stream.push(csvOf(lines.toString('utf8', from, to)));
+    }
+  }
 
   const csv = new Transform({
     transform(chunk: Buffer, _encoding, done: TransformCallback) {
       const data = rest.length ? Buffer.concat([rest, chunk]) : chunk;
       const end = data.lastIndexOf(LF) + 1; // never inside a character: UTF-8
       rest = data.subarray(end);
-      whenReady(() => (end ? csvOf(data.toString('utf8', 0, end)) : undefined), done);
+      ready.then(() => write(this, data.subarray(0, end))).then(() => done(), done);
     },
-    flush: (done: TransformCallback) => whenReady(() => (rest.length ? csvOf(rest.toString()) : header), done),
+    flush(done: TransformCallback) {
+      const last = () => (write(this, rest), header && this.push(header)); // an empty list: the header alone
+      ready.then(last).then(() => done(), done);
+    },
   });
   const result = Object.assign(csv, { unreadable: 0 });
   return result;

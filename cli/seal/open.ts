@@ -30,6 +30,7 @@ const UNWRAP_AT_ONCE = 16;
 export class Opener {
   private readonly hourKeys = new Map<bigint, Keys>();
   private readonly owner: OwnerKey;
+  private readonly ids = new DataView(new ArrayBuffer(16));
 
   constructor(owner: OwnerKey) {
     this.owner = owner;
@@ -73,7 +74,7 @@ export class Opener {
     if (!keys) throw this.broken(row, `its hour key ${row.hourKeyId} was not unwrapped`);
     const parts = splitSeal(row.seal);
     if (!parts) throw this.broken(row, 'it has the wrong length');
-    const [ids, signed] = tagInput(row.hourKeyId, row.id, parts.signed);
+    const [ids, signed] = tagInput(row.hourKeyId, row.id, parts.signed, this.ids);
     const tag = createHmac('sha256', keys.authentication).update(ids).update(signed).digest();
     if (!timingSafeEqual(tag, parts.tag)) throw this.broken(row, 'its tag does not verify');
     const decipher = createDecipheriv('aes-256-cbc', keys.encryption, parts.iv);
