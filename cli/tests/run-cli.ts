@@ -1,9 +1,12 @@
 /** Runs `npm run waitlist -- …` as the owner would: a real child process against the test database. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
-/** What `npm run waitlist` runs (package.json): the Node check, then the program. */
+/** What `npm run waitlist` runs (package.json): the Node check, then the program, with the script's node flags. */
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+const SCRIPT: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.waitlist;
+export const NODE_FLAGS = SCRIPT.split(' ').filter((word) => word.startsWith('--'));
 
 export type Result = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
@@ -12,7 +15,7 @@ export function startCli(
   env: Record<string, string> = {},
   nodeOptions: string[] = [],
 ): { child: ChildProcess; done: Promise<Result> } {
-  const child = spawn(process.execPath, [...nodeOptions, MAIN, ...args], {
+  const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeOptions, MAIN, ...args], {
     env: { ...process.env, ...env }, // DATABASE_URL: see own-database.ts
     stdio: ['ignore', 'pipe', 'pipe'],
   });
