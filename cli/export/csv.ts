@@ -2,7 +2,8 @@
  * The list as CSV: RFC 4180 with CRLF, header email,signed_up_at, a cell quoted only when it holds a
  * comma, a quote, CR or LF; for a spreadsheet every cell quoted and each one that starts as a
  * formula escaped with a quote (OWASP). A list not sealed is written by PostgreSQL (COPY … CSV,
- * the same rules), a sealed one by csv-stringify, each row opened in turn (cli/seal/open.ts).
+ * the same rules), a sealed one by csv-stringify, each row opened in turn (cli/seal/open.ts). No
+ * cell holds a line end (the list's address rule refuses CR and LF): each LF ends a line.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse/sync';
@@ -17,40 +18,29 @@ export type CsvOptions = {
   onRows?: (rows: number) => void;
 };
 
-const HEADER = 'email,signed_up_at\r\n';
-/** What starts a formula in a spreadsheet, full-width forms included; one pattern for JavaScript and PostgreSQL. */
+/** What starts a formula in a spreadsheet, full-width forms included: one pattern for JavaScript and PostgreSQL. */
 const FORMULA = '^[-=+@\t\r\uff1d\uff0b\uff0d\uff20]';
 const formula = new RegExp(FORMULA);
-const BOM = '\ufeff';
-const [QUOTE, LF, CR] = [0x22, 0x0a, 0x0d];
+const bom = ({ byteOrderMark }: CsvOptions) => (byteOrderMark ? '\ufeff' : '');
+const [LF, CR] = [0x0a, 0x0d];
 
-/** A list not sealed, oldest first, as PostgreSQL writes CSV (LF line ends: crlf() follows). */
+/** A list not sealed, oldest first, as PostgreSQL writes CSV (with LF: crlf() follows). */
 export const plainCsvSource = (from: string, { spreadsheet }: CsvOptions) =>
   `copy (select ${spreadsheet ? `case when email ~ '${FORMULA}' then '''' || email else email end` : 'email'}
                 as email, ${utcTimestamp('created_at')} as signed_up_at
          from ${from} where email is not null order by created_at, id)
    to stdout with (format csv, header${spreadsheet ? ', force_quote *' : ''})`;
 
-/** PostgreSQL's CSV with CRLF line ends (an LF inside a quoted cell stays as it is), after the BOM if asked. */
+/** PostgreSQL's CSV with CRLF line ends, after the byte-order mark if asked. */
 export function crlf(options: CsvOptions): Transform {
-  let quoted = false;
+  let start: Buffer | undefined = Buffer.from(bom(options));
   let header = true;
-  let start = options.byteOrderMark ? Buffer.from(BOM) : undefined;
   return new Transform({
     transform(chunk: Buffer, _encoding, done: TransformCallback) {
-      const ends: number[] = []; // the LFs that end a line
-      if (!quoted && !chunk.includes(QUOTE)) {
-        for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1)) ends.push(i);
-      } else {
-        for (let i = 0; i < chunk.length; i += 1) {
-          if (chunk[i] === QUOTE)
-            quoted = !quoted; // a doubled quote toggles twice
-          else if (chunk[i] === LF && !quoted) ends.push(i);
-        }
-      }
+      const ends: number[] = [];
+      for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1)) ends.push(i);
       const out = Buffer.allocUnsafe((start?.length ?? 0) + chunk.length + ends.length);
-      let at = start ? start.copy(out) : 0;
-      let from = 0;
+      let [at, from] = [start?.copy(out) ?? 0, 0];
       for (const end of ends) {
         at += chunk.copy(out, at, from, end);
         out[at++] = CR;
@@ -71,46 +61,38 @@ export const sealedCsvSource = (from: string) =>
          from ${from} order by created_at, id) to stdout with (format csv)`;
 
 /**
- * sealedCsvSource's CSV in, cut at line ends (no cell holds one: the list's address rule refuses
- * CR and LF) and read by csv-parse; the list's CSV out, each address opened in turn. Counts rows
- * that have neither an address nor a seal in `unreadable`. `after`: nothing is written before it
- * resolves (the hour keys being unwrapped), nothing at all if it rejects.
+ * sealedCsvSource's CSV in, read by csv-parse; the list's CSV out, each address opened in turn.
+ * Counts rows that have neither an address nor a seal in `unreadable`. `after`: nothing is written
+ * before it resolves (the hour keys being unwrapped), nothing at all if it rejects.
  */
 export function sealedCsv(opener: Opener | null, options: CsvOptions & { after?: Promise<unknown> }) {
-  let header: string | undefined = (options.byteOrderMark ? BOM : '') + HEADER;
+  let header: string | undefined = `${bom(options)}email,signed_up_at\r\n`;
   let rest: Buffer = Buffer.alloc(0);
   const ready = options.after ?? Promise.resolve();
   const cells = { record_delimiter: 'windows', quoted: options.spreadsheet } as const;
 
   /** The address of a row: as stored, or opened; undefined when it has neither. */
   function address([id, hourKeyId, seal, email]: string[]): string | undefined {
-    if (email) return email;
-    if (!seal) return undefined;
+    if (email || !seal) return email || undefined;
     if (!opener) throw new Error('Sealed rows, but no owner key is installed.');
     const row = { id: BigInt(id), hourKeyId: BigInt(hourKeyId || -1), seal: Buffer.from(seal, 'base64') };
     return opener.openOne(row).toString('utf8');
   }
 
-  /** The CSV of the whole lines in `text`, after the header if they are the first. */
-  function csvOf(text: string): string {
-    const records: [string, string][] = [];
-    for (const row of parse(text) as string[][]) {
-      const email = address(row);
-      if (email === undefined) result.unreadable += 1;
-      else records.push([options.spreadsheet && formula.test(email) ? `'${email}` : email, row[4]]);
-    }
-    options.onRows?.(records.length);
-    const csv = (header ?? '') + stringify(records, cells);
-    header = undefined;
-    return csv;
-  }
-
-  /** The CSV of whole lines, pushed 32 KB of them at a time: few rows alive at once, so V8 frees them young. */
+  /** The CSV of whole lines, 32 KB of them at a time, pushed as made: few rows alive at once, so V8 frees them young. */
   function write(stream: Transform, lines: Buffer): void {
     for (let from = 0, to = 0; from < lines.length; from = to) {
       to = from + 32_768 < lines.length ? lines.lastIndexOf(LF, from + 32_768) + 1 : lines.length;
       if (to <= from) to = lines.length;
-      stream.push(csvOf(lines.toString('utf8', from, to)));
+      const records: [string, string][] = [];
+      for (const row of parse(lines.toString('utf8', from, to)) as string[][]) {
+        const email = address(row);
+        if (email === undefined) result.unreadable += 1;
+        else records.push([options.spreadsheet && formula.test(email) ? `'${email}` : email, row[4]]);
+      }
+      options.onRows?.(records.length);
+      stream.push((header ?? '') + stringify(records, cells));
+      header = undefined;
     }
   }
 
