@@ -1,11 +1,9 @@
 /**
- * Whether the server's log would receive an address. PostgREST sends each signup's body as a
- * query parameter, and the owner's erase and suppress send addresses the same way: a setting that
- * logs statements with their parameters, refused statements with theirs, or plans (which show a
- * parameter's value: auto_explain, debug_print_plan) writes an address to the log
- * (supabase/security.md, "Logs"). Each session that sends addresses is read with its own settings
- * (logging-settings.ts); each setting that would log one is named once, with where it is set and
- * its fix.
+ * Whether the server's log would receive an address: PostgREST sends each signup's body as a query
+ * parameter, and erase and suppress send addresses the same way, so a setting that logs statements
+ * or refused statements with their parameters, or plans (which show a parameter's value), writes
+ * one to the log (supabase/security.md, "Logs"). Each session that sends addresses is read with its
+ * own settings (logging-settings.ts); each setting that would log one is named once, with its fix.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';
@@ -22,30 +20,20 @@ function truthy(value: string | undefined): boolean {
 }
 
 /** Where a setting is set, as the statement that set it. */
-function where({ origin }: Setting): string {
-  switch (origin.layer) {
-    case 'server':
-      return "the server's configuration";
-    case 'all roles':
-      return 'ALTER ROLE ALL SET';
-    case 'database':
-      return `ALTER DATABASE ${origin.database} SET`;
-    case 'role':
-      return `ALTER ROLE ${origin.role} SET`;
-    case 'role in database':
-      return `ALTER ROLE ${origin.role} IN DATABASE ${origin.database} SET`;
-    case 'request':
-      return `ALTER ROLE ${origin.role} SET, applied to each request by PostgREST`;
-  }
+function where({ origin: o }: Setting): string {
+  if (o.layer === 'server') return "the server's configuration";
+  if (o.layer === 'all roles') return 'ALTER ROLE ALL SET';
+  if (o.layer === 'database') return `ALTER DATABASE ${o.database} SET`;
+  const role = `ALTER ROLE ${o.role}${o.layer === 'role in database' ? ` IN DATABASE ${o.database}` : ''} SET`;
+  return o.layer === 'request' ? `${role}, applied to each request by PostgREST` : role;
 }
 
 const shown = (setting: Setting) => `${setting.name} = '${setting.value}' (${where(setting)})`;
 
 /**
- * The statement that gives `session` the value `assignment`, over the value it has now from
- * `origin`: a role's setting wins over the server's, ALTER ROLE ALL's and the database's, one for
- * the role in this database over that, and only PostgREST's reload after a reset removes a request
- * role's. A setting of ALTER ROLE ALL that logs is reset there (the whole server's roles have it).
+ * The statement that gives `session` the value `assignment` over the one it has from `origin`: a
+ * role's setting wins over the server's, ALTER ROLE ALL's (reset there instead: every role has it)
+ * and the database's, one in this database over that; a request role's goes by a reset and reload.
  */
 function setFor(session: Session, origin: Origin, assignment: string): string {
   const name = assignment.split(' ')[0];
@@ -67,6 +55,9 @@ function risksOf(session: Session): Risk[] {
   const withParameters = !zero(parameters?.value ?? '-1');
   const parametersOrigin: Origin =
     !parameters || parameters.origin.layer === 'all roles' ? { layer: 'server' } : parameters.origin;
+  /** A setting that logs an address itself, undone where it is set. */
+  const direct = (cause: Setting, says: string, assignment: string) =>
+    risks.push({ cause, says, fix: setFor(session, cause.origin, assignment) });
   /** Statements logged with their parameters unless log_parameter_max_length is 0. */
   const logged = (cause: Setting | undefined, says: string, orFix: string) => {
     if (!cause || !withParameters) return;
@@ -101,43 +92,30 @@ function risksOf(session: Session): Risk[] {
 
   const onError = get('log_parameter_max_length_on_error');
   if (onError && !zero(onError.value)) {
-    risks.push({
-      cause: onError,
-      says: "logs a refused statement's parameters (a duplicate signup, a malformed address)",
-      fix: setFor(session, onError.origin, 'log_parameter_max_length_on_error = 0'),
-    });
+    const says = "logs a refused statement's parameters (a duplicate signup, a malformed address)";
+    direct(onError, says, 'log_parameter_max_length_on_error = 0');
   }
 
   // The plan tree's constants (:constvalue) hold each parameter's bytes: log_parameter_max_length does
   // not apply. debug_print_parse and debug_print_rewritten show a parameter as a Param, not its value.
   const plans = get('debug_print_plan');
   if (plans && truthy(plans.value)) {
-    risks.push({
-      cause: plans,
-      says: "logs each statement's plan, whose constants hold its parameters' bytes (log_parameter_max_length aside)",
-      fix: setFor(session, plans.origin, 'debug_print_plan = off'),
-    });
+    const says =
+      "logs each statement's plan, whose constants hold its parameters' bytes (log_parameter_max_length aside)";
+    direct(plans, says, 'debug_print_plan = off');
   }
 
   const explain = get('auto_explain.log_min_duration');
   if (session.loaded('auto_explain') && explain && !off(explain.value)) {
-    risks.push({
-      cause: explain,
-      says:
-        "logs the plans of statements slower than that, and a plan shows a parameter's value " +
-        '(PostgreSQL 16 and later also list the parameters)',
-      fix: setFor(session, explain.origin, 'auto_explain.log_min_duration = -1'),
-    });
+    const says =
+      "logs the plans of statements slower than that, and a plan shows a parameter's value (PostgreSQL 16 and later also list the parameters)";
+    direct(explain, says, 'auto_explain.log_min_duration = -1');
   }
 
   const auditParameters = get('pgaudit.log_parameter');
   const audited = audits(value('pgaudit.log')) || (value('pgaudit.role') ?? '') !== '';
   if (session.loaded('pgaudit') && audited && auditParameters && truthy(auditParameters.value)) {
-    risks.push({
-      cause: auditParameters,
-      says: "logs audited statements' parameters",
-      fix: setFor(session, auditParameters.origin, 'pgaudit.log_parameter = off'),
-    });
+    direct(auditParameters, "logs audited statements' parameters", 'pgaudit.log_parameter = off');
   }
   return risks;
 }
