@@ -1,34 +1,21 @@
 /**
- * The logging settings of each session that sends addresses to the database, as PostgreSQL and
- * PostgREST combine them, with where each value comes from:
- * - the Data API: PostgREST logs in as `authenticator` (the server's value, then ALTER ROLE ALL's,
- *   the database's, the role's, the role's in this database: PostgreSQL's order), and applies each request's role's
- *   own settings on top (`ALTER ROLE anon SET`), those of context `user` or that `authenticator`
- *   may SET (PostgREST's queryRoleSettings, supabase/security.md "Logs");
- * - the owner's commands: `postgres`, and DATABASE_URL's role where it may send addresses: erase
- *   and suppress pass each one to private.address_hash, which only the owner's roles may run. A
- *   role without it (the daily check's `waitlist_health`) sends none, so its settings are not read.
- * Read from pg_settings and pg_db_role_setting, which every role may read. A server value that
- * DATABASE_URL's role's own setting hides from this session is taken as PostgreSQL's default.
+ * The logging settings of each session that sends addresses, as PostgreSQL and PostgREST combine
+ * them, with where each value comes from: the Data API logs in as `authenticator` (the server's
+ * value, then ALTER ROLE ALL's, the database's, the role's, the role's in this database) and applies
+ * each request role's own settings on top, those of context `user` or that `authenticator` may SET
+ * (PostgREST's queryRoleSettings); the owner's commands log in as `postgres`, or as DATABASE_URL's
+ * role where it may run private.address_hash (the daily check's role sends no address). Read from
+ * pg_settings and pg_db_role_setting; a server value this session's own setting hides is taken as
+ * PostgreSQL's default.
  */
 import type pg from 'pg';
 
-export const LOGGING_SETTINGS = [
-  'log_statement',
-  'log_min_duration_statement',
-  'log_min_duration_sample',
-  'log_statement_sample_rate',
-  'log_transaction_sample_rate',
-  'log_parameter_max_length',
-  'log_parameter_max_length_on_error',
-  'shared_preload_libraries',
-  'session_preload_libraries',
-  'local_preload_libraries',
-  'debug_print_plan',
-  'auto_explain.log_min_duration',
-  'pgaudit.log',
-  'pgaudit.role',
-  'pgaudit.log_parameter',
+const PRELOADS = ['shared_preload_libraries', 'session_preload_libraries', 'local_preload_libraries'];
+const LOGGING_SETTINGS = [
+  ...PRELOADS,
+  ...'log_statement log_min_duration_statement log_min_duration_sample log_statement_sample_rate'.split(' '),
+  ...'log_transaction_sample_rate log_parameter_max_length log_parameter_max_length_on_error'.split(' '),
+  ...'debug_print_plan auto_explain.log_min_duration pgaudit.log pgaudit.role pgaudit.log_parameter'.split(' '),
 ];
 
 const API_ROLES = ['anon', 'authenticated', 'service_role'];
@@ -69,10 +56,7 @@ type RoleRow = { role: string | null; database: string | null; config: string[] 
 const NOT_THE_SERVERS = new Set(['global', 'database', 'user', 'database user', 'client', 'session', 'interactive']);
 
 /** `name=value` as pg_db_role_setting stores it (the value unquoted). */
-function parseConfig(entry: string): [string, string] {
-  const at = entry.indexOf('=');
-  return [entry.slice(0, at), entry.slice(at + 1)];
-}
+const parseConfig = (entry: string) => [entry.slice(0, entry.indexOf('=')), entry.slice(entry.indexOf('=') + 1)];
 
 export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Session[]> {
   const server = await db.query<ServerRow>(
@@ -111,15 +95,13 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
       .filter((row) => row.role === role && (row.database !== null) === inDatabase)
       .flatMap((row) =>
         row.config.map(parseConfig).map(([name, value]): Setting => {
-          const origin: Origin =
-            role === null
-              ? inDatabase
-                ? { layer: 'database', database }
-                : { layer: 'all roles' }
-              : inDatabase
-                ? { layer: 'role in database', role, database }
-                : { layer: 'role', role };
-          return { name, value, origin };
+          if (role === null)
+            return { name, value, origin: inDatabase ? { layer: 'database', database } : { layer: 'all roles' } };
+          return {
+            name,
+            value,
+            origin: inDatabase ? { layer: 'role in database', role, database } : { layer: 'role', role },
+          };
         }),
       );
   /** What PostgREST applies of a request role's settings (its role-wide ones only: pg_roles.rolconfig). */
@@ -131,28 +113,15 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
 
   const session = (login: string, owner: boolean, requestRole?: string): Session => {
     const settings = new Map<string, Setting>();
-    const layers = [
-      [...serverLayer.values()],
-      layer(null, false),
-      layer(null, true),
-      layer(login, false),
-      layer(login, true),
-      requestRole ? perRequest(requestRole) : [],
-    ];
+    const layers = [[...serverLayer.values()], layer(null, false), layer(null, true), layer(login, false)];
+    layers.push(layer(login, true), requestRole ? perRequest(requestRole) : []);
     for (const setting of layers.flat()) settings.set(setting.name, setting);
-    const preloads = ['shared_preload_libraries', 'session_preload_libraries', 'local_preload_libraries'];
+    /** A library named in a preload list ("$libdir/plugins/auto_explain" too), or whose settings this session sees. */
+    const named = (name: string) => (settings.get(name)?.value ?? '').split(',').map((entry) => entry.trim());
     const loaded = (library: string) =>
       visibleHere(library) ||
-      preloads.some((name) =>
-        (settings.get(name)?.value ?? '')
-          .split(',')
-          .map((entry) =>
-            entry
-              .trim()
-              .replace(/^"|"$/g, '')
-              .replace(/^\$libdir\/(plugins\/)?/, ''),
-          )
-          .includes(library),
+      PRELOADS.some((name) =>
+        named(name).some((entry) => entry.replace(/^"|"$/g, '').replace(/^\$libdir\/(plugins\/)?/, '') === library),
       );
     return { login, requestRole, owner, settings, loaded };
   };
