@@ -12,13 +12,9 @@ export type DomainCheck = { record: 'SPF' | 'DMARC' | 'DKIM' | 'MX'; ok: boolean
 export type SenderDomain = { domain: string; servers: string; checks: DomainCheck[] };
 export type Signing = { selector?: string; privateKey?: string };
 
-const ok = (record: DomainCheck['record'], says: string): DomainCheck => ({ record, ok: true, says });
-const fault = (record: DomainCheck['record'], says: string, fix: string): DomainCheck => ({
-  record,
-  ok: false,
-  says,
-  fix,
-});
+type Record = DomainCheck['record'];
+const ok = (record: Record, says: string): DomainCheck => ({ record, ok: true, says });
+const fault = (record: Record, says: string, fix: string): DomainCheck => ({ record, ok: false, says, fix });
 
 /** `tag=value; …` of a DMARC or DKIM record, tags lower-cased. */
 function tags(record: string): Map<string, string> {
@@ -36,20 +32,10 @@ async function spf(dns: Lookup, domain: string): Promise<DomainCheck> {
   const records = found === 'none' ? [] : found.filter((r) => /^v=spf1(\s|$)/i.test(r));
   const add = `Add a TXT record at ${domain}: "v=spf1 include:<your provider's SPF domain> ~all" (your SMTP provider names the include).`;
   if (!records.length) return fault('SPF', `No SPF record at ${domain}.`, add);
-  if (records.length > 1) {
-    return fault(
-      'SPF',
-      `${records.length} SPF records at ${domain}: receivers treat that as an error.`,
-      'Merge them into one TXT record.',
-    );
-  }
-  if (/\s[+]?all\b/i.test(records[0])) {
-    return fault(
-      'SPF',
-      `The SPF record at ${domain} ends in "+all": it lets anyone send as ${domain}.`,
-      'End it with ~all or -all.',
-    );
-  }
+  const many = `${records.length} SPF records at ${domain}: receivers treat that as an error.`;
+  if (records.length > 1) return fault('SPF', many, 'Merge them into one TXT record.');
+  const anyone = `The SPF record at ${domain} ends in "+all": it lets anyone send as ${domain}.`;
+  if (/\s[+]?all\b/i.test(records[0])) return fault('SPF', anyone, 'End it with ~all or -all.');
   return ok('SPF', `${domain}: ${records[0]}`);
 }
 
@@ -74,13 +60,10 @@ async function dmarc(dns: Lookup, domain: string, signing: Signing): Promise<Dom
       ? ' Strict alignment (aspf/adkim=s) applies to the organisational domain: the envelope sender and signature use ' +
         `${domain}, which it does not match.`
       : ` Aligned with From: the envelope sender is the From address${signing.privateKey ? ` and the signature is d=${domain}` : ''}.`;
-    if (strictSub)
-      return fault(
-        'DMARC',
-        `_dmarc.${at}: ${record}.${aligned}`,
-        `Add a TXT record at _dmarc.${domain}: "v=DMARC1; p=none".`,
-      );
-    return ok('DMARC', `_dmarc.${at}: ${record}.${aligned}`);
+    const says = `_dmarc.${at}: ${record}.${aligned}`;
+    return strictSub
+      ? fault('DMARC', says, `Add a TXT record at _dmarc.${domain}: "v=DMARC1; p=none".`)
+      : ok('DMARC', says);
   }
   return fault(
     'DMARC',
@@ -105,13 +88,8 @@ async function dkim(dns: Lookup, domain: string, signing: Signing): Promise<Doma
   if (!record) return fault('DKIM', `No DKIM key at ${name}.`, `Add a TXT record at ${name}: ${publish}.`);
   const published = (tags(record).get('p') ?? '').replace(/\s+/g, '');
   if (!published) return fault('DKIM', `The DKIM key at ${name} is revoked (empty p=).`, `Publish ${publish}.`);
-  if (publicKey && published !== publicKey) {
-    return fault(
-      'DKIM',
-      `The key at ${name} is not the public half of the DKIM key given.`,
-      `Replace it with ${publish}.`,
-    );
-  }
+  const notOurs = `The key at ${name} is not the public half of the DKIM key given.`;
+  if (publicKey && published !== publicKey) return fault('DKIM', notOurs, `Replace it with ${publish}.`);
   return ok(
     'DKIM',
     `${name}: ${publicKey ? 'the public half of the signing key' : 'a key is published (the provider signs)'}.`,
@@ -134,7 +112,7 @@ async function mx(dns: Lookup, domain: string): Promise<DomainCheck> {
 export async function checkSenderDomain(domain: string, signing: Signing, dnsServer?: string): Promise<SenderDomain> {
   const dns = lookup(dnsServer);
   const timer = setTimeout(() => dns.cancel(), LOOKUP_BUDGET_MS);
-  const guarded = async (record: DomainCheck['record'], check: () => Promise<DomainCheck>) =>
+  const guarded = async (record: Record, check: () => Promise<DomainCheck>) =>
     check().catch((error: Error) =>
       fault(record, `The lookup failed (${error.message}).`, 'Check the resolver (--dns-server), then run again.'),
     );
