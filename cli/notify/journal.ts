@@ -1,8 +1,7 @@
 /**
- * The send journal in the database (private.notify_journal): one row per campaign and keyed
- * address hash. A row is 'sending' only while the SMTP server has the message and its answer is
- * not recorded yet; a run that dies in between leaves it 'sending': uncertain. A row waiting to be
- * tried again is 'pending', so a run that dies meanwhile leaves it to send.
+ * The send journal (private.notify_journal): one row per campaign and address hash. A row is
+ * 'sending' only while the SMTP server has the message and its answer is not recorded (a run that
+ * dies then leaves it uncertain); one waiting to be tried again is 'pending'.
  */
 import { longQuery } from '../connect/database.ts';
 import type { Queryable } from '../list/signups.ts';
@@ -67,9 +66,9 @@ export async function resendUncertain(db: Queryable, campaign: string): Promise<
 }
 
 /**
- * Marks the row 'sending', or 'skipped' when the address is on the do-not-email list by now. The
- * rule of private.mailable_signups, for one address: the view would rebuild its whole excluded
- * set at each claim (20 ms with 2,000 entries). An 'erased' entry yields to a later signup.
+ * Marks the row 'sending', or 'skipped' when the address is on the do-not-email list by now: the
+ * rule of private.mailable_signups for one address (the view would rebuild its whole excluded set
+ * at each claim, 20 ms with 2,000 entries). An 'erased' entry yields to a later signup.
  */
 const CLAIM = `
   checked as (

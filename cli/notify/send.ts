@@ -12,7 +12,6 @@ import { unsubscribeLink, type OneClick } from './unsubscribe.ts';
 export type SendPlan = {
   campaign: string;
   letter: Letter;
-  /** Makes each message's one-click unsubscribe link. */
   oneClick: OneClick;
   /** Opens the sealed addresses (null before `keys init`). */
   opener: Opener | null;

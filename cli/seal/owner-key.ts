@@ -1,15 +1,13 @@
 /**
- * The owner's OpenPGP key pair (supabase/security.md, "Sealed at rest"): RSA, because pgcrypto's
- * pgp_pub_encrypt_bytea wraps to RSA or Elgamal subkeys only. The public key lives in the
- * database; the private key only with the owner, who gives it to a command as a file or as the
- * output of a password manager's command, never on a command line.
+ * The owner key, an OpenPGP key pair (RSA: pgcrypto wraps to RSA or Elgamal only). The public half
+ * lives in the database; the private half only with the owner, who gives it to a command as a file
+ * or a password manager's command's output, never on a command line.
  */
 import { execFile } from 'node:child_process';
-import { readFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { promisify } from 'node:util';
 import type { PrivateKey } from 'openpgp';
-import { interactive, UsageError } from '../terminal.ts';
+import { interactive, readText, UsageError } from '../terminal.ts';
 
 const run = promisify(execFile);
 /** Loaded when a key is used: a list not sealed is exported without it. */
@@ -49,7 +47,7 @@ export async function parseOwnerKey(armored: string, where: string): Promise<Own
 export async function ownerKey(purpose: string): Promise<OwnerKey> {
   const file = process.env[OWNER_KEY_FILE];
   const command = process.env[OWNER_KEY_COMMAND];
-  if (file) return parseOwnerKey(await readKeyFile(file), `The file ${JSON.stringify(file)}`);
+  if (file) return parseOwnerKey(readText(file, "owner's key"), `The file ${JSON.stringify(file)}`);
   if (command) {
     const { stdout } = await run('/bin/sh', ['-c', command], { maxBuffer: 1 << 20 }).catch((error: Error) => {
       throw new UsageError(`${OWNER_KEY_COMMAND} failed: ${error.message.split('\n')[0]}`);
@@ -65,17 +63,9 @@ export async function ownerKey(purpose: string): Promise<OwnerKey> {
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   try {
     const path = (await prompt.question("Path of the owner's private key file: ")).trim();
-    return parseOwnerKey(await readKeyFile(path), `The file ${JSON.stringify(path)}`);
+    return parseOwnerKey(readText(path, "owner's key"), `The file ${JSON.stringify(path)}`);
   } finally {
     prompt.close();
-  }
-}
-
-async function readKeyFile(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read the owner's key file ${JSON.stringify(path)}: ${(error as Error).message}`);
   }
 }
 
