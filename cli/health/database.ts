@@ -1,8 +1,7 @@
 /**
- * The database's half, as the owner, with DATABASE_URL (verified as cli/connect/database.ts does). Every wait ends within
- * the bound: the connection is cut when it runs out, and the server stops any statement first.
- * Read-only: the session refuses to write. The owner's connection runs every check; a login role
- * with only the grants docs/operations.md lists runs the exposure check and those it may read.
+ * The database's half, with DATABASE_URL, read-only: every wait ends within the bound (the server
+ * stops a statement, the connection is cut). The owner runs every check; a role with only the
+ * grants docs/operations.md lists runs those it may read.
  */
 import pg from 'pg';
 import { databaseConfig } from '../connect/database.ts';

@@ -1,10 +1,8 @@
 /**
- * The security lints of Supabase's database linter (supabase/splinter, the query behind the
- * dashboard's Security Advisor), restated for this project: each query lists what it flags, so
- * an empty result is a clean advisor page. Stricter than splinter where that costs nothing: a
- * table in an exposed schema needs row-level security whatever its grants. `npm run test:db` runs
- * them on the migrated schema (supabase/tests/advisor.test.ts), `waitlist health` on the live
- * database (exposure.ts). They read only the catalog, which every role may read.
+ * The security lints of Supabase's Security Advisor (supabase/splinter), restated: each query lists
+ * what it flags (none: a clean advisor page), stricter where that costs nothing (a table in an
+ * exposed schema needs row-level security whatever its grants). Run on the migrated schema by
+ * supabase/tests/advisor.test.ts and on the live database by health (exposure.ts).
  */
 
 /** The schemas the Data API serves (supabase/config.toml [api] schemas, plus Supabase's own). */

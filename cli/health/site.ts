@@ -5,14 +5,8 @@ import type { Settings } from './settings.ts';
 
 /** The headers every build sends (vite/security-headers.ts; cli/tests/health.test.ts holds the two lists equal). */
 export const SECURITY_HEADERS = [
-  'content-security-policy',
-  'x-content-type-options',
-  'referrer-policy',
-  'permissions-policy',
-  'strict-transport-security',
-  'cross-origin-opener-policy',
-  'cross-origin-resource-policy',
-  'x-frame-options',
+  ...['content-security-policy', 'x-content-type-options', 'referrer-policy', 'permissions-policy'],
+  ...['strict-transport-security', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'x-frame-options'],
 ];
 
 const DEPLOY_FIX = "look at the host's dashboard and redeploy the site (docs/deploy.md).";
