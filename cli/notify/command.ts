@@ -9,19 +9,9 @@ import { BULK_SENDER, checkSenderDomain } from './sender-domain.ts';
 import { oneClick } from './unsubscribe.ts';
 import { EXIT, wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
 
-type Options = RunOptions & {
-  from: string;
-  replyTo?: string;
-  subject: string;
-  text: string;
-  html?: string;
-  dryRun?: boolean;
-  check?: boolean;
-  to?: string;
-  unsubscribeUrl?: string;
-  dkimKey?: string;
-  dkimSelector?: string;
-};
+type Modes = { dryRun?: boolean; check?: boolean; to?: string };
+type Signing = { unsubscribeUrl?: string; dkimKey?: string; dkimSelector?: string };
+type Options = RunOptions & Parameters<typeof letter>[0] & Modes & Signing;
 
 /** The letter and how it is signed: all the domain check needs. */
 function signed(options: Options): Omit<Sending, 'oneClick'> {

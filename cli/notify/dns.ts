@@ -9,13 +9,9 @@ import { InvalidArgumentError } from 'commander';
 const QUERY_TIMEOUT_MS = 2_000;
 export const LOOKUP_BUDGET_MS = 10_000;
 
-export type Lookup = {
-  /** Which resolver answered, for the report ("127.0.0.1:53"). */
-  servers: string;
-  txt(name: string): Promise<string[] | 'none'>;
-  mx(name: string): Promise<string[] | 'none'>;
-  cancel(): void;
-};
+/** servers: which resolver answered, for the report ("127.0.0.1:53"). */
+export type Lookup = { servers: string; txt: Query; mx: Query; cancel(): void };
+type Query = (name: string) => Promise<string[] | 'none'>;
 
 /** commander's parser for --dns-server: `127.0.0.1`, `127.0.0.1:5353` or `[::1]:5353`. */
 export function dnsServer(value: string): string {

@@ -14,7 +14,7 @@ import { sendAll } from './send.ts';
 import { outcome, printSummary, summarize } from './summary.ts';
 import { checkSmtp, smtpTransport } from './smtp.ts';
 
-export type RunOptions = {
+export type RunOptions = PreflightOptions & {
   campaign: string;
   connections: number;
   rate?: number;
@@ -24,7 +24,7 @@ export type RunOptions = {
   resendUncertain?: boolean;
   yes?: boolean;
   json?: boolean;
-} & PreflightOptions;
+};
 
 async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener: Opener | null): Promise<number> {
   await keySignups(db);

@@ -5,7 +5,8 @@ import { fileURLToPath } from 'node:url';
 
 /** What `npm run waitlist` runs (package.json): the Node check, then the program, with the script's node flags. */
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
-const SCRIPT: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts.waitlist;
+const SCRIPT: string = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).scripts
+  .waitlist;
 export const NODE_FLAGS = SCRIPT.split(' ').filter((word) => word.startsWith('--'));
 
 export type Result = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
