@@ -6,8 +6,7 @@ import { withDatabase } from './connect/database.ts';
 import { writeAtomically } from './export/atomic-file.ts';
 import { crlf, type CsvOptions, plainCsvSource, sealedCsv, sealedCsvSource } from './export/csv.ts';
 import { progress } from './progress.ts';
-import { wrappedKeys } from './seal/open.ts';
-import { openerFor } from './seal/sealed-list.ts';
+import { openerFor, wrappedKeys } from './seal/open.ts';
 import { EXIT, say } from './terminal.ts';
 
 type Options = { all?: boolean; for?: string; output?: string };

@@ -6,7 +6,7 @@
 import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
 import { sealStored } from './seal/install.ts';
-import { installedPublicKey } from './seal/sealed-list.ts';
+import { installedPublicKey } from './seal/open.ts';
 import { FORGET_BY_HAND, forgetAddressSamples } from './seal/statistics.ts';
 import { say, UsageError } from './terminal.ts';
 

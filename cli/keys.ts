@@ -8,7 +8,7 @@ import { compact, COMPACT_LATER, compactSealed } from './keys-compact.ts';
 import { inTransaction } from './list/signups.ts';
 import { installOwnerKey } from './seal/install.ts';
 import { newOwnerKeyPair, parseOwnerKey } from './seal/owner-key.ts';
-import { installedPublicKey } from './seal/sealed-list.ts';
+import { installedPublicKey } from './seal/open.ts';
 import { say, UsageError } from './terminal.ts';
 
 /** Writes the private key to a new file only its owner may read; a UsageError if the file exists. */

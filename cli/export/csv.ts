@@ -81,7 +81,7 @@ export function sealedCsv(opener: Opener | null, options: CsvOptions & { after?:
 
   /** The CSV of whole lines, 32 KB of them at a time, pushed as made: few rows alive at once, so V8 frees them young. */
   function write(stream: Transform, lines: Buffer): void {
-    for (let from = 0, to = 0; from < lines.length; from = to) {
+    for (let from = 0, to; from < lines.length; from = to) {
       to = from + 32_768 < lines.length ? lines.lastIndexOf(LF, from + 32_768) + 1 : lines.length;
       if (to <= from) to = lines.length;
       const records: [string, string][] = [];

@@ -3,9 +3,8 @@ import { dkimSigning } from './dkim.ts';
 import { dnsServer } from './dns.ts';
 import type { Sending } from './dry-run.ts';
 import { domainOf, letter, mailbox } from './letter.ts';
-import { OVERRIDE, printSenderDomain } from './preflight.ts';
 import type { RunOptions } from './run.ts';
-import { BULK_SENDER, checkSenderDomain } from './sender-domain.ts';
+import { BULK_SENDER, checkSenderDomain, OVERRIDE, printSenderDomain } from './sender-domain.ts';
 import { oneClick } from './unsubscribe.ts';
 import { EXIT, wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
 

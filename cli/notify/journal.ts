@@ -5,8 +5,7 @@
  */
 import { longQuery } from '../connect/database.ts';
 import type { Queryable } from '../list/signups.ts';
-import type { Opener } from '../seal/open.ts';
-import { addressOf, type StoredAddress } from '../seal/sealed-list.ts';
+import { addressOf, type Opener, type StoredAddress } from '../seal/open.ts';
 
 export type Claimed = { hash: Buffer; email: string; mayEmail: boolean };
 type ClaimedRow = StoredAddress & { hash: Buffer; mayEmail: boolean };

@@ -1,15 +1,14 @@
 /** One notify run: checks both servers, queues the list, asks, sends, and says what is left. */
 import { newPool } from '../connect/database.ts';
 import { keySignups } from '../list/signups.ts';
-import type { Opener } from '../seal/open.ts';
-import { openerFor } from '../seal/sealed-list.ts';
+import { type Opener, openerFor } from '../seal/open.ts';
 import { progress } from '../progress.ts';
 import { confirm, EXIT, json, say, UsageError } from '../terminal.ts';
 import { ctrlC } from './ctrl-c.ts';
 import { enqueue, lockCampaign, resendUncertain, toSend, uncertain } from './journal.ts';
 import type { Sending } from './dry-run.ts';
 import { domainOf, shown } from './letter.ts';
-import { preflight, type PreflightOptions } from './preflight.ts';
+import { preflight, type PreflightOptions } from './sender-domain.ts';
 import { sendAll } from './send.ts';
 import { outcome, printSummary, summarize } from './summary.ts';
 import { checkSmtp, smtpTransport } from './smtp.ts';
