@@ -1,7 +1,6 @@
 /**
- * npm run waitlist -- health: could a visitor join the list right now, and if not, why and what to
- * do. The public half takes the visitor's path (the page, then the data API); with DATABASE_URL,
- * the database's half looks behind it. docs/operations.md, "Is the list taking signups?".
+ * `health`: could a visitor join the list now, and if not, why and what to do. The public half
+ * takes the visitor's path (the page, the data API); with DATABASE_URL, the database's half too.
  */
 import { Command, InvalidArgumentError } from 'commander';
 import { checkDataApi } from './health/data-api.ts';

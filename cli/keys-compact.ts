@@ -1,7 +1,6 @@
 /**
- * What follows sealing (`keys init`), and `keys compact`, which does it again: every address still
- * stored as typed is sealed, and no old row version or column sample (cli/seal/statistics.ts) keeps
- * one. Safe to run as often as needed; what is left, and who may remove it, is said plainly.
+ * What follows sealing (`keys init`), and `keys compact`, which does it again (safely, as often as
+ * needed): every address sealed, no old row version or column sample keeps one; what is left, said.
  */
 import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
@@ -15,9 +14,8 @@ export const COMPACT_LATER = 'npm run waitlist -- keys compact';
 const LIST_TABLES = 'public.waiting_list, private.signup_addresses';
 
 /**
- * After sealing: the list's tables rewritten into new files (no dead row version keeps what was
- * sealed; signups wait, 5 s at most for the lock) and column samples gone, as far as this role may;
- * true if nothing is left to do by hand.
+ * The list's tables rewritten into new files (signups wait, 5 s at most for the lock) and column
+ * samples gone, as far as this role may; true if nothing is left to do by hand.
  */
 export async function compact(db: pg.Client): Promise<boolean> {
   await db.query(`set lock_timeout = '5s'`);

@@ -25,9 +25,8 @@ async function writeKeyFile(path: string, armored: string): Promise<void> {
 }
 
 /**
- * Whether the database holds `publicKey`, asked on a new connection once the one that installed it
- * failed: the server may have committed with the reply lost on the way. A SHARE lock on
- * private.owner_key waits for that transaction to end. null: the check could not be made.
+ * Whether the database holds `publicKey`, asked afresh once the connection that installed it failed
+ * (a COMMIT's reply may be lost); a SHARE lock waits for that transaction. null: could not ask.
  */
 async function ownerKeyHeld(publicKey: Buffer): Promise<boolean | null> {
   const held = (db: pg.Client) =>
@@ -47,10 +46,7 @@ function keptPrivately(keyFile: string): void {
   say('the list: move it into your password manager or onto offline storage, then delete that file.');
 }
 
-/**
- * After a failure, the key file is taken away again only if the database certainly does not hold
- * the public key; otherwise it is kept whatever happens: it alone opens what the database seals.
- */
+/** After a failure the key file goes only if the database certainly does not hold its public half. */
 async function afterFailure(keyFile: string, publicKey: Buffer, installed: boolean): Promise<void> {
   const held = installed || (await ownerKeyHeld(publicKey));
   if (held === false) return rm(keyFile, { force: true });
@@ -67,10 +63,7 @@ async function afterFailure(keyFile: string, publicKey: Buffer, installed: boole
   say(`If it says true, keep the file and run ${COMPACT_LATER}; if no row or false, delete the file.`);
 }
 
-/**
- * `keys init`: makes the owner's key pair, writes the private key to `keyFile`, installs the public
- * key after the private key as read back from the file opened a test key, seals and compacts.
- */
+/** `keys init`: the owner key made, its private half written to `keyFile`, the public half installed; sealed, compacted. */
 async function init({ keyFile }: { keyFile?: string }): Promise<void> {
   if (!keyFile) throw new UsageError('Name a new file for your private key: keys init --key-file <file>.');
   await withDatabase(

@@ -1,7 +1,4 @@
-/**
- * The waitlist command's program (cli/main.js checks the Node version, then loads this): the
- * owner's side of the waiting list (docs/operations.md). Exit codes: EXIT in terminal.ts.
- */
+/** The waitlist command (cli/main.js checks the Node version, then loads this); exit codes: EXIT in terminal.ts. */
 import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { skipTlsVerify } from './connect/database.ts';

@@ -1,7 +1,6 @@
 /**
- * A file that appears whole or not at all: written beside its final name, flushed to disk, then
- * renamed over it. A full disk, a lost connection or a stop signal (Ctrl-C, SIGTERM, a closed
- * terminal) leaves the earlier file, if any, as it was, and no partial file behind.
+ * A file that appears whole or not at all: written beside its name, flushed, renamed over it. A full
+ * disk, a lost connection or a stop signal leaves the earlier file as it was, and nothing partial.
  */
 import { once } from 'node:events';
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs';

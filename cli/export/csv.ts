@@ -1,9 +1,8 @@
 /**
- * The list as CSV: RFC 4180 with CRLF, header email,signed_up_at, a cell quoted only when it holds a
- * comma, a quote, CR or LF; for a spreadsheet every cell quoted and each one that starts as a
- * formula escaped with a quote (OWASP). A list not sealed is written by PostgreSQL (COPY … CSV,
- * the same rules), a sealed one by csv-stringify, each row opened in turn (cli/seal/open.ts). No
- * cell holds a line end (the list's address rule refuses CR and LF): each LF ends a line.
+ * The list as CSV: RFC 4180 with CRLF, a cell quoted only when it holds a comma or a quote; for a
+ * spreadsheet every cell quoted and formulas escaped (OWASP). A list not sealed is written by
+ * PostgreSQL (COPY … CSV), a sealed one by csv-stringify, each row opened in turn. No cell holds a
+ * line end (the address rule refuses CR and LF): each LF ends a line.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse/sync';
@@ -61,9 +60,8 @@ export const sealedCsvSource = (from: string) =>
          from ${from} order by created_at, id) to stdout with (format csv)`;
 
 /**
- * sealedCsvSource's CSV in, read by csv-parse; the list's CSV out, each address opened in turn.
- * Counts rows that have neither an address nor a seal in `unreadable`. `after`: nothing is written
- * before it resolves (the hour keys being unwrapped), nothing at all if it rejects.
+ * sealedCsvSource's CSV in (csv-parse), the list's CSV out; counts rows with neither an address nor
+ * a seal in `unreadable`. Nothing is written before `after` resolves, nothing at all if it rejects.
  */
 export function sealedCsv(opener: Opener | null, options: CsvOptions & { after?: Promise<unknown> }) {
   let header: string | undefined = `${bom(options)}email,signed_up_at\r\n`;

@@ -1,9 +1,7 @@
 /**
- * The data API, called as the page calls it, with a signup that must fail: an address without "@".
- * The guard compares the origin, then every limit, before the address check, and writes its
- * counters only after it: a 400 23514 proves the request went through the key, the guard and the
- * database, and added no row and spent no quota (docs/operations.md). And a read of the list with
- * the same public key, which must be refused.
+ * The data API, called as the page calls it, with a signup that must fail (no "@"): the guard checks
+ * origin and limits before the address check and counts after it, so a 400 23514 proves the whole
+ * path and adds nothing. And a read of the list with the same public key, which must be refused.
  */
 import { randomUUID } from 'node:crypto';
 import { ok, problem, skipped, type Finding } from './finding.ts';
@@ -95,10 +93,7 @@ export function judgeAnswer(answer: Answer, { site, api }: Settings): Finding {
 
 const READ = 'public read';
 
-/**
- * What the data API's answer to a read of the list with the public key says: only 401 42501
- * (no privilege) proves the public key reads nothing; any 2xx, even [], means a grant lets it in.
- */
+/** Only 401 42501 (no privilege) proves the public key reads nothing; any 2xx, even [], means a grant lets it in. */
 export function judgeRead(answer: Answer, { api }: Settings): Finding {
   if ('failure' in answer) return skipped(READ, `Not checked: ${api} ${answer.failure} (see data API).`);
   const { status, code, said } = whatItSaid(answer);

@@ -17,10 +17,7 @@ import { checkUnsubscribeRole } from './unsubscribe-role.ts';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
 
-/**
- * A check the connection's role may not run (42501: a read-only role for the daily workflow, given
- * only some of the grants docs/operations.md lists) is skipped, saying which grant it lacks.
- */
+/** A check the role may not run (42501: the daily check's role, with some of the grants only) is skipped, and why. */
 async function ifReadable(check: string, run: () => Promise<Finding | Finding[]>): Promise<Finding[]> {
   try {
     return [await run()].flat();

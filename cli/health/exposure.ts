@@ -226,20 +226,17 @@ async function lintFindings(db: pg.Client): Promise<Finding[]> {
   for (const [lint, sql] of Object.entries(lints)) {
     const { rows } = await db.query<{ object: string }>(sql, [EXPOSED_SCHEMAS]);
     const [means, fix] = LINT_FIX[lint];
-    for (const { object } of rows) {
+    for (const { object } of rows)
       findings.push(problem('advisor', `${object} ${means} (Security Advisor: ${lint}).`, fix(object)));
-    }
   }
-  if (!findings.length) {
-    findings.push(ok('advisor', `Supabase's security lints (${Object.keys(lints).length}) find nothing.`));
-  }
-  return findings;
+  return findings.length
+    ? findings
+    : [ok('advisor', `Supabase's security lints (${Object.keys(lints).length}) find nothing.`)];
 }
 
 export async function checkExposure(db: pg.Client): Promise<Finding[]> {
-  const grants = await relationGrants(db);
   const findings = [
-    ...grantFindings(grants),
+    ...grantFindings(await relationGrants(db)),
     ...(await functionFindings(db)),
     ...(await policyFindings(db)),
     ...(await roleFindings(db)),

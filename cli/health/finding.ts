@@ -1,7 +1,6 @@
 /**
- * One line of the health report: what was checked, what was found and, for a fault, the fix.
- * 'problem': a visitor would meet it (exit 1). 'setup': the check itself cannot be trusted until
- * it is fixed (exit 2). 'skipped': not checked, and why.
+ * One line of the health report: what was checked, found and, for a fault, the fix. 'problem': a
+ * visitor would meet it (exit 1); 'setup': the check cannot be trusted until fixed (exit 2).
  */
 import { EXIT, json, out } from '../terminal.ts';
 

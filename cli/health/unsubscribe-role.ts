@@ -1,7 +1,4 @@
-/**
- * The unsubscribe function's login role (waitlist_unsubscribe, supabase/security.md): expected,
- * and expected to hold nothing but EXECUTE on private.unsubscribe(bytea).
- */
+/** The unsubscribe function's login role: there, holding nothing but EXECUTE on private.unsubscribe(bytea). */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';
 

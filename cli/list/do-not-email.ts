@@ -19,10 +19,7 @@ export async function signupsOf(db: Queryable, address: string): Promise<Found[]
   return rows;
 }
 
-/**
- * Deletes every signup of the address (its address row goes with it: on delete cascade; the journal
- * keeps its keyed hash, signup_id set to null, and no detail) and lists it as erased, at once.
- */
+/** Deletes every signup of the address (the journal keeps its hash, no detail) and lists it as erased, at once. */
 export async function erase(db: pg.Client, address: string): Promise<number> {
   return inTransaction(db, async () => {
     const removed = await db.query(`delete from public.waiting_list where id in (${SAME_ADDRESS})`, [address]);

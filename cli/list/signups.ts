@@ -45,20 +45,15 @@ export async function signupsPerDay(db: Queryable): Promise<{ days: Day[]; today
 }
 
 /**
- * Hashes and seals the signups stored without an address row (added with the triggers off: a
- * data-only restore, an import under session_replication_role = replica), as the hourly job does;
- * returns how many it changed. Until then every hash lookup (erase, do-not-email, the send
- * journal) misses them.
+ * Hashes and seals the signups stored without an address row (added with the triggers off, as by a
+ * data-only restore), as the hourly job does; returns how many. Every hash lookup misses them until then.
  */
 export async function sealPending(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ changed: number }>(longQuery('select private.seal_pending() as changed'));
   return rows[0].changed;
 }
 
-/**
- * sealPending, then a refusal naming the signups it could not hash because another signup holds
- * their address already: nothing is done until they are removed.
- */
+/** sealPending, then a refusal naming the signups it could not hash: another holds their address. */
 export async function keySignups(db: Queryable): Promise<number> {
   const changed = await sealPending(db);
   const { rows: duplicates } = await db.query<{ id: string; email: string }>(

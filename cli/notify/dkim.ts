@@ -1,7 +1,6 @@
 /**
- * DKIM signing with nodemailer's own signer: the key from --dkim-key (a PEM file) or
- * DKIM_PRIVATE_KEY, never printed. The signature covers the headers a receiver judges the
- * message by, the one-click unsubscribe pair among them (RFC 8058 asks for both).
+ * DKIM signing with nodemailer's signer, the key from --dkim-key or DKIM_PRIVATE_KEY (never printed),
+ * over the headers a receiver judges the message by, the one-click pair among them (RFC 8058).
  */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readFileSync } from 'node:fs';

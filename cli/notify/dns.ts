@@ -1,7 +1,4 @@
-/**
- * DNS lookups for the sender-domain check, bounded in time: each query times out, and the whole
- * check is cancelled after LOOKUP_BUDGET_MS. Through the system's resolvers, or --dns-server.
- */
+/** The sender-domain check's DNS, through the system's resolvers or --dns-server: each query bounded, all of it too. */
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';

@@ -12,10 +12,7 @@ import { testLink, type OneClick } from './unsubscribe.ts';
 
 export type Sending = { letter: Letter; oneClick: OneClick; dkim?: Dkim; signing: Signing };
 
-/**
- * Connects to both sides, counts, checks the sender's domain as a run would, prints one rendered
- * (and signed) message on stdout; writes and sends nothing. Its unsubscribe link is a test link.
- */
+/** Connects, counts, checks the sender domain as a run would, prints one rendered message (a test link); sends nothing. */
 export async function dryRun(campaign: string, sending: Sending, options: PreflightOptions): Promise<void> {
   const transport = smtpTransport(1);
   const waiting = await withDatabase((db) => wouldSend(db, campaign));

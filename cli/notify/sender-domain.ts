@@ -146,10 +146,7 @@ export function printSenderDomain(result: SenderDomain): void {
   }
 }
 
-/**
- * Checks and reports; refuses a run of more than BULK_SENDER recipients unless SPF, DKIM and DMARC
- * are all in place (or OVERRIDE is given); below that, a fault is a warning.
- */
+/** Checks and reports; above BULK_SENDER recipients refuses without SPF, DKIM and DMARC (unless OVERRIDE), else warns. */
 export async function preflight(
   domain: string,
   signing: Signing,

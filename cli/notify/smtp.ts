@@ -1,7 +1,4 @@
-/**
- * The SMTP server of SMTP_URL, over TLS: smtps:// (TLS from the start) or smtp:// with STARTTLS
- * required, the certificate verified. Plain or unverified only to this machine (a local relay).
- */
+/** SMTP_URL's server over verified TLS (smtps://, or smtp:// with STARTTLS required); plain only to this machine. */
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { skippingTlsVerify } from '../connect/database.ts';

@@ -1,7 +1,4 @@
-/**
- * Where every signup on the list stands in a campaign. Counted from the list's side, so the parts
- * add up to the whole: on the list = sent + skipped + failed + uncertain + left to send.
- */
+/** Where each signup stands in a campaign: on the list = sent + skipped + failed + uncertain + left to send. */
 import { longQuery } from '../connect/database.ts';
 import type { Queryable } from '../list/signups.ts';
 import { EXIT, say } from '../terminal.ts';
@@ -21,10 +18,7 @@ export type Summary = {
 
 type Parts = Pick<Summary, 'onTheList' | 'sent' | 'skipped' | 'failed' | 'uncertain' | 'leftToSend'>;
 
-/**
- * A signup with no journal row is skipped when it may not be emailed, else left to send (it
- * signed up during the run, or has no address hash yet: the next run queues it).
- */
+/** A signup without a journal row is skipped when it may not be emailed, else left to send (the next run queues it). */
 export async function summarize(db: Queryable, campaign: string, sentNow: number): Promise<Summary> {
   const { rows } = await db.query<Parts>(
     longQuery(

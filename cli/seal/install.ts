@@ -1,8 +1,6 @@
 /**
- * `keys init`: the owner's public key goes into the database only once the private key, as saved,
- * opened a test key the database wrapped to it; in the same transaction, with signups held off,
- * every stored address is sealed in Node under a key the database never holds in clear
- * (seal-in-node.ts).
+ * `keys init`: the owner's public key goes in only once the private key, as saved, opened a test
+ * key the database wrapped to it; in the same transaction the stored rows are sealed in Node.
  */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
@@ -30,10 +28,7 @@ export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerK
   }
 }
 
-/**
- * Installs the public key (after the test) and seals every stored address, in one transaction;
- * returns how many it sealed. `installed` is called as soon as it is committed.
- */
+/** Installs the public key and seals every stored address in one transaction; returns how many. */
 export async function installOwnerKey(
   db: pg.Client,
   publicKey: Buffer,

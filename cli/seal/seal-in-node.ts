@@ -1,9 +1,7 @@
 /**
- * Sealing in Node, for the rows stored before `keys init`: under one hour key made here and
- * wrapped here to the owner's public key, so the database never holds that key in clear and a
- * copy of it taken in that hour opens none of those rows (the database's own hour key, in its
- * clear-key table until the hour ends, seals only the signups after). Seals as
- * private.seal_with does (contracts/seal-format.ts), with Node's library calls.
+ * Sealing in Node, as private.seal_with does (contracts/seal-format.ts), for the rows stored before
+ * `keys init`: under an hour key made and wrapped here, which the database never holds in clear, so
+ * a copy taken in that hour opens none of them (the database's own hour key seals only later ones).
  */
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import type pg from 'pg';
@@ -23,11 +21,7 @@ export function sealInNode(hourKeyId: bigint, key: Buffer, id: bigint, address: 
   return Buffer.concat([signed, hmac.digest()]);
 }
 
-/**
- * Seals every address stored as typed (and hashed: private.seal_pending first) under a new hour
- * key wrapped to `publicKey`; returns how many. Run in the caller's transaction, with signups held
- * off, so that none arrives unsealed meanwhile.
- */
+/** Seals every stored (and hashed) address under a new hour key; in the caller's transaction, signups held off. */
 export async function sealStoredInNode(db: pg.Client, publicKey: Buffer): Promise<number> {
   const key = randomBytes(HOUR_KEY_BYTES);
   try {

@@ -8,10 +8,7 @@
 import type pg from 'pg';
 import { inTransaction } from '../list/signups.ts';
 
-/**
- * The same by hand, in two steps run one after the other: VACUUM cannot run inside a transaction
- * block, and statements sent at once (as the SQL editor sends them) run in one.
- */
+/** The same by hand, in two steps: VACUUM cannot run in a transaction, as statements sent at once do. */
 export const FORGET_BY_HAND = [
   'begin; alter table public.waiting_list alter column email set statistics 1; ' +
     'analyze public.waiting_list (email); alter table public.waiting_list alter column email set statistics 0; ' +
