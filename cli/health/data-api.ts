@@ -6,7 +6,7 @@
 import { randomUUID } from 'node:crypto';
 import { ok, problem, skipped, type Finding } from './finding.ts';
 import { allowOrigin, APPLY_MIGRATIONS, RESTORE_PROJECT } from './fixes.ts';
-import { request, whatItSaid, type Answer } from './http.ts';
+import { parsed, request, whatItSaid, type Answer } from './http.ts';
 import type { Settings } from './settings.ts';
 
 const CHECK = 'data API';
@@ -104,14 +104,12 @@ export function judgeRead(answer: Answer, { api }: Settings): Finding {
     );
   }
   if (status >= 200 && status < 300) {
-    let rows = '';
-    try {
-      const body: unknown = JSON.parse(answer.body);
-      if (Array.isArray(body))
-        rows = body.length ? `, ${body.length} row shown` : ', [] (no row yet visible, but the select was allowed)';
-    } catch {
-      // not JSON: the status says enough
-    }
+    const body = parsed(answer.body); // not JSON: the status says enough
+    const rows = !Array.isArray(body)
+      ? ''
+      : body.length
+        ? `, ${body.length} row shown`
+        : ', [] (no row yet visible, but the select was allowed)';
     return problem(
       READ,
       `A select on the list with the public key answered ${status}${rows}: a grant or policy lets anyone with the key ` +
@@ -129,36 +127,16 @@ export function judgeRead(answer: Answer, { api }: Settings): Finding {
   );
 }
 
-/** GET /rest/v1/waiting_list as anyone holding the public key could send it. */
-async function checkPublicRead(settings: Settings, seconds: number): Promise<Finding> {
-  const answer = await request(
-    `${settings.api}/rest/v1/waiting_list?select=*&limit=1`,
-    { headers: { apikey: settings.key, authorization: `Bearer ${settings.key}`, accept: 'application/json' } },
-    seconds,
-  );
-  return judgeRead(answer, settings);
-}
-
-async function checkProbe(settings: Settings, seconds: number): Promise<Finding> {
-  const answer = await request(
-    `${settings.api}/rest/v1/waiting_list`,
-    {
-      method: 'POST',
-      // What supabase-js sends for the page's insert (docs/data-api.md), from the page's origin.
-      headers: {
-        apikey: settings.key,
-        authorization: `Bearer ${settings.key}`,
-        'content-type': 'application/json',
-        prefer: 'return=minimal',
-        origin: settings.site,
-      },
-      body: JSON.stringify({ email: probeAddress() }),
-    },
-    seconds,
-  );
-  return judgeAnswer(answer, settings);
-}
-
-export async function checkDataApi(settings: Settings, seconds: number): Promise<Finding[]> {
-  return Promise.all([checkProbe(settings, seconds), checkPublicRead(settings, seconds)]);
+export async function checkDataApi({ site, api, key }: Settings, seconds: number): Promise<Finding[]> {
+  const list = `${api}/rest/v1/waiting_list`;
+  const headers = { apikey: key, authorization: `Bearer ${key}` };
+  // The probe as supabase-js sends the page's insert (docs/data-api.md), from the page's origin;
+  // the read as anyone holding the public key could send it.
+  const body = JSON.stringify({ email: probeAddress() });
+  const prefer = { 'content-type': 'application/json', prefer: 'return=minimal', origin: site };
+  const [probe, read] = await Promise.all([
+    request(list, { method: 'POST', headers: { ...headers, ...prefer }, body }, seconds),
+    request(`${list}?select=*&limit=1`, { headers: { ...headers, accept: 'application/json' } }, seconds),
+  ]);
+  return [judgeAnswer(probe, { site, api, key }), judgeRead(read, { site, api, key })];
 }

@@ -20,18 +20,20 @@ export async function request(url: string, init: RequestInit, seconds: number): 
   }
 }
 
-/** An answer's status and PostgREST error code, and both with its message as one phrase for the owner. */
-export function whatItSaid({ status, body }: { status: number; body: string }) {
-  const { code, message } = errorBody(body);
-  return { status, code, said: [status, code, message && JSON.stringify(message)].filter(Boolean).join(' ') };
+/** An answer's body as JSON, or undefined when it is not. */
+export function parsed(body: string): unknown {
+  try {
+    return JSON.parse(body);
+  } catch {
+    return undefined;
+  }
 }
 
-/** PostgREST's error body ({code, message, …}) or Supabase's gateway's ({message}); {} for anything else. */
-function errorBody(body: string): { code?: string; message?: string } {
-  try {
-    const parsed: unknown = JSON.parse(body);
-    return parsed && typeof parsed === 'object' ? (parsed as { code?: string; message?: string }) : {};
-  } catch {
-    return {};
-  }
+/**
+ * An answer's status and error code (PostgREST's {code, message, …}, Supabase's gateway's
+ * {message}), and both with its message as one phrase for the owner.
+ */
+export function whatItSaid({ status, body }: { status: number; body: string }) {
+  const { code, message } = Object(parsed(body)) as { code?: string; message?: string };
+  return { status, code, said: [status, code, message && JSON.stringify(message)].filter(Boolean).join(' ') };
 }
