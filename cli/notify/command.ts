@@ -1,10 +1,9 @@
 import { Command } from 'commander';
 import { dkimSigning } from './dkim.ts';
-import { dnsServer } from './dns.ts';
 import type { Sending } from './dry-run.ts';
 import { domainOf, letter, mailbox } from './letter.ts';
 import type { RunOptions } from './run.ts';
-import { BULK_SENDER, checkSenderDomain, OVERRIDE, printSenderDomain } from './sender-domain.ts';
+import { BULK_SENDER, checkSenderDomain, dnsServer, OVERRIDE, printSenderDomain } from './sender-domain.ts';
 import { oneClick } from './unsubscribe.ts';
 import { EXIT, wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
 

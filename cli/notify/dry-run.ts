@@ -4,9 +4,8 @@ import { withDatabase } from '../connect/database.ts';
 import { out, say } from '../terminal.ts';
 import type { Dkim } from './dkim.ts';
 import { domainOf, type Letter } from './letter.ts';
-import { message } from './mail.ts';
 import { preflight, type PreflightOptions, type Signing } from './sender-domain.ts';
-import { checkSmtp, smtpTransport } from './smtp.ts';
+import { checkSmtp, message, smtpTransport } from './smtp.ts';
 import { wouldSend } from './summary.ts';
 import { testLink, type OneClick } from './unsubscribe.ts';
 

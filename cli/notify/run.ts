@@ -4,7 +4,6 @@ import { keySignups } from '../list/signups.ts';
 import { type Opener, openerFor } from '../seal/open.ts';
 import { progress } from '../progress.ts';
 import { confirm, EXIT, json, say, UsageError } from '../terminal.ts';
-import { ctrlC } from './ctrl-c.ts';
 import { enqueue, lockCampaign, resendUncertain, toSend, uncertain } from './journal.ts';
 import type { Sending } from './dry-run.ts';
 import { domainOf, shown } from './letter.ts';
@@ -37,6 +36,35 @@ async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener
     for (const email of unsure) say(`  ${email ?? '(erased since)'}`);
   }
   return Math.min(await toSend(db, options.campaign), options.limit ?? Infinity);
+}
+
+/** Ctrl-C during a send: the first asks for a clean stop, a second stops at once. */
+/**
+ * Under `npm run waitlist`, one press of Ctrl-C can reach this process twice: the terminal signals
+ * its whole foreground process group (npm and this process), and npm passes the SIGINT it got on
+ * to its child. Both arrive within milliseconds, so a SIGINT this soon after the first is the same
+ * press; a second press, for a person, comes later than this.
+ */
+export const SAME_PRESS_MS = 200;
+
+/** Until `release()`, SIGINT aborts the returned signal once; a second press exits at once. */
+export function ctrlC(): { stopping: AbortSignal; release(): void } {
+  const controller = new AbortController();
+  let first = 0;
+  const onSigint = () => {
+    const now = Date.now();
+    if (!first) {
+      first = now;
+      say('\nStopping: no new address is taken; the messages with the SMTP server finish and are recorded.');
+      say('(Ctrl-C again stops at once: those messages are then left uncertain.)');
+      controller.abort();
+    } else if (now - first > SAME_PRESS_MS) {
+      say('Stopped at once: the messages with the SMTP server are left uncertain; the next run names them.');
+      process.exit(EXIT.interrupted);
+    }
+  };
+  process.on('SIGINT', onSigint);
+  return { stopping: controller.signal, release: () => void process.off('SIGINT', onSigint) };
 }
 
 export async function run(options: RunOptions, sending: Sending): Promise<number> {

@@ -6,7 +6,7 @@ import type { Progress } from '../progress.ts';
 import { claimAgain, claimNext, record, type Claimed } from './journal.ts';
 import type { Opener } from '../seal/open.ts';
 import type { Letter } from './letter.ts';
-import { deliverableAsStored, detail, message, refusal, reply } from './mail.ts';
+import { deliverableAsStored, detail, message, refusal, reply } from './smtp.ts';
 import { unsubscribeLink, type OneClick } from './unsubscribe.ts';
 
 export type SendPlan = {
