@@ -1,19 +1,16 @@
 import { Command } from 'commander';
 import { withDatabase } from './connect/database.ts';
+import type { Queryable } from './list/signups.ts';
 import { allowedOrigins, limits, NO_UPKEEP, setLimit, type Limit, UPKEEP, upkeepJobs } from './guard.ts';
 import { confirm, wholeNumber, json, out, say, UsageError } from './terminal.ts';
 
 type Options = { per10Minutes?: number; perDay?: number; json?: boolean; yes?: boolean };
 
-/** Columns padded to their widest cell. */
-export function table(header: string[], rows: string[][]): string[] {
+/** Columns padded to their widest cell, printed. */
+export function table(header: string[], rows: string[][]): void {
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
-  return [header, ...rows].map((row) =>
-    row
-      .map((cell, i) => cell.padEnd(widths[i]))
-      .join('  ')
-      .trimEnd(),
-  );
+  const padded = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i]));
+  for (const row of [header, ...rows]) out(padded(row).join('  ').trimEnd());
 }
 
 /** What a new limit would do that nobody means by accident, in words; none: nothing to ask. */
@@ -66,27 +63,23 @@ export function limitsCommand(): Command {
       if (changing && !scope) throw new UsageError('Name the scope to change, e.g. limits ipv4 --per-day 2000.');
       if (scope && !changing) throw new UsageError(`Give --per-10-minutes and/or --per-day for ${scope}.`);
       if (scope) await change(scope, options);
-      const shown = await withDatabase(async (db) => ({
-        limits: await limits(db),
-        origins: await allowedOrigins(db),
-        jobs: await upkeepJobs(db),
-      }));
+      const read = async (db: Queryable) => ({ limits: await limits(db), origins: await allowedOrigins(db) });
+      const shown = await withDatabase(async (db) => ({ ...(await read(db)), jobs: await upkeepJobs(db) }));
       if (!shown.jobs.some((job) => job.jobname === UPKEEP)) for (const line of NO_UPKEEP) say(line);
       if (options.json) {
         json({ limits: shown.limits, allowedOrigins: shown.origins, upkeepJobs: shown.jobs });
         return;
       }
       const rows = shown.limits.map((l) => [l.scope, String(l.per_10_minutes), String(l.per_day), l.applies_to]);
-      for (const line of table(['scope', 'per 10 minutes', 'per day', 'applies to'], rows)) out(line);
+      table(['scope', 'per 10 minutes', 'per day', 'applies to'], rows);
       out();
       out('allowed origins');
       for (const origin of shown.origins.length ? shown.origins : ['(every origin: the list is empty)']) out(origin);
       out();
       out('upkeep jobs (pg_cron)');
-      for (const line of table(
+      table(
         ['job', 'schedule'],
         shown.jobs.map((j) => [j.jobname, j.schedule]),
-      ))
-        out(line);
+      );
     });
 }

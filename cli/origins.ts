@@ -26,6 +26,12 @@ function print(origins: string[]): void {
   else say('No origin is listed: pages on every origin may sign up.');
 }
 
+/** The origin given, `change` done to it, and the list after. */
+function changeOrigin(given: string, change: typeof addOrigin) {
+  const origin = originOf(given);
+  return withDatabase(async (db) => ({ origin, done: await change(db, origin), origins: await allowedOrigins(db) }));
+}
+
 export function originsCommand(): Command {
   const command = new Command('origins')
     .exitOverride()
@@ -47,11 +53,7 @@ export function originsCommand(): Command {
     .description(`Allow an origin (${SHAPE}).`)
     .argument('<origin>')
     .action(async (given: string) => {
-      const origin = originOf(given);
-      const { added, origins } = await withDatabase(async (db) => ({
-        added: await addOrigin(db, origin),
-        origins: await allowedOrigins(db),
-      }));
+      const { origin, done: added, origins } = await changeOrigin(given, addOrigin);
       say(added ? `Added ${origin}.` : `${origin} was already allowed.`);
       if (origins.length === 1 && added) say('From now on, a browser on any other origin is refused (403).');
       print(origins);
@@ -61,11 +63,7 @@ export function originsCommand(): Command {
     .description('Stop allowing an origin.')
     .argument('<origin>')
     .action(async (given: string) => {
-      const origin = originOf(given);
-      const { removed, origins } = await withDatabase(async (db) => ({
-        removed: await removeOrigin(db, origin),
-        origins: await allowedOrigins(db),
-      }));
+      const { origin, done: removed, origins } = await changeOrigin(given, removeOrigin);
       if (!removed)
         throw new UsageError(`${origin} is not an allowed origin; they are: ${origins.join(', ') || 'none'}.`);
       say(`Removed ${origin}.`);

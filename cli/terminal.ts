@@ -30,16 +30,12 @@ export const json = (value: unknown) => out(JSON.stringify(value, null, 2));
 export const interactive = () => Boolean(process.stdin.isTTY && process.stderr.isTTY);
 
 /** Off a terminal nobody can answer: refuse before anything is done, unless `--yes` was given. */
-export function requireYesOffTerminal(yes: boolean | undefined): void {
+export function requireYesOffTerminal(yes?: boolean): void {
   if (!yes && !interactive()) throw new UsageError('Not on a terminal: add --yes to confirm.');
 }
 
 /** Asks on the terminal; without one, refuses unless `--yes` was given. Ctrl-C or anything but y: declined. */
-export async function confirm(
-  question: string,
-  yes: boolean | undefined,
-  declined = 'Nothing changed.',
-): Promise<void> {
+export async function confirm(question: string, yes?: boolean, declined = 'Nothing changed.'): Promise<void> {
   if (yes) return;
   requireYesOffTerminal(yes);
   const prompt = createInterface({ input: process.stdin, output: process.stderr });

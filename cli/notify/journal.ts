@@ -10,9 +10,6 @@ import { addressOf, type Opener, type StoredAddress } from '../seal/open.ts';
 export type Claimed = { hash: Buffer; email: string; mayEmail: boolean };
 type ClaimedRow = StoredAddress & { hash: Buffer; mayEmail: boolean };
 
-const claimed = async (db: Queryable, row: ClaimedRow | undefined, opener: Opener | null): Promise<Claimed | null> =>
-  row ? { hash: row.hash, email: await addressOf(db, row, opener), mayEmail: row.mayEmail } : null;
-
 /** One run per campaign at a time, for as long as `session` stays open: another run's in-flight rows would look uncertain. */
 export async function lockCampaign(session: Queryable, campaign: string): Promise<boolean> {
   const { rows } = await session.query('select pg_try_advisory_lock(hashtext($1)) as mine', [`notify ${campaign}`]);
@@ -84,39 +81,28 @@ const CLAIM = `
   from checked c where j.campaign = $1 and j.address_hash = c.address_hash
   returning j.address_hash as hash, c.id, c.email, c.hour_key_id, c.seal, c.may_email as "mayEmail"`;
 
-/** Takes the next pending address, but none of `resting` (committed at once); null when none is left. */
-export async function claimNext(
-  db: Queryable,
-  campaign: string,
-  resting: Buffer[],
-  opener: Opener | null,
-): Promise<Claimed | null> {
+/** Takes a pending address `which` picks (committed at once), opened; null when there is none. */
+async function claim(db: Queryable, opener: Opener | null, which: string, values: unknown[]): Promise<Claimed | null> {
   const { rows } = await db.query<ClaimedRow>(
     `with next as (
        select address_hash, signup_id from private.notify_journal
-       where campaign = $1 and state = 'pending' and signup_id is not null and address_hash <> all ($2::bytea[])
-       order by signup_id limit 1 for update skip locked), ${CLAIM}`,
-    [campaign, resting],
+       where campaign = $1 and state = 'pending' and signup_id is not null and ${which}), ${CLAIM}`,
+    values,
   );
-  return claimed(db, rows[0], opener);
+  const row = rows[0];
+  return row ? { hash: row.hash, email: await addressOf(db, row, opener), mayEmail: row.mayEmail } : null;
 }
 
-/** Takes this address again after its wait; null when it is no longer pending (erased meanwhile). */
-export async function claimAgain(
-  db: Queryable,
-  campaign: string,
-  hash: Buffer,
-  opener: Opener | null,
-): Promise<Claimed | null> {
-  const { rows } = await db.query<ClaimedRow>(
-    `with next as (
-       select address_hash, signup_id from private.notify_journal
-       where campaign = $1 and address_hash = $2 and state = 'pending' and signup_id is not null
-       for update), ${CLAIM}`,
-    [campaign, hash],
-  );
-  return claimed(db, rows[0], opener);
-}
+/** The next pending address, but none of `resting`. */
+export const claimNext = (db: Queryable, campaign: string, resting: Buffer[], opener: Opener | null) =>
+  claim(db, opener, 'address_hash <> all ($2::bytea[]) order by signup_id limit 1 for update skip locked', [
+    campaign,
+    resting,
+  ]);
+
+/** This address again after its wait; null when it is no longer pending (erased meanwhile). */
+export const claimAgain = (db: Queryable, campaign: string, hash: Buffer, opener: Opener | null) =>
+  claim(db, opener, 'address_hash = $2 for update', [campaign, hash]);
 
 export type Outcome = 'sent' | 'failed' | 'pending';
 

@@ -38,16 +38,14 @@ async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener
   return Math.min(await toSend(db, options.campaign), options.limit ?? Infinity);
 }
 
-/** Ctrl-C during a send: the first asks for a clean stop, a second stops at once. */
 /**
- * Under `npm run waitlist`, one press of Ctrl-C can reach this process twice: the terminal signals
- * its whole foreground process group (npm and this process), and npm passes the SIGINT it got on
- * to its child. Both arrive within milliseconds, so a SIGINT this soon after the first is the same
- * press; a second press, for a person, comes later than this.
+ * Under `npm run waitlist`, one press of Ctrl-C can reach this process twice (the terminal signals
+ * npm and this process, and npm passes its SIGINT on), within milliseconds: a SIGINT this soon
+ * after the first is the same press.
  */
 export const SAME_PRESS_MS = 200;
 
-/** Until `release()`, SIGINT aborts the returned signal once; a second press exits at once. */
+/** Until `release()`, Ctrl-C aborts the returned signal once (a clean stop); a second press exits at once. */
 export function ctrlC(): { stopping: AbortSignal; release(): void } {
   const controller = new AbortController();
   let first = 0;
@@ -92,19 +90,8 @@ export async function run(options: RunOptions, sending: Sending): Promise<number
       );
     const bar = progress('notify', n, Math.max(100, Math.ceil(n / 20)));
     const interrupt = ctrlC();
-    const plan = {
-      ...options,
-      letter,
-      oneClick,
-      opener,
-      transport,
-      db,
-      limit: n,
-      backoffMs: options.backoff,
-      progress: bar,
-      stopping: interrupt.stopping,
-    };
-    const done = await sendAll(plan).finally(() => bar.stop());
+    const plan = { ...options, letter, oneClick, opener, transport, db, limit: n, backoffMs: options.backoff };
+    const done = await sendAll({ ...plan, progress: bar, stopping: interrupt.stopping }).finally(() => bar.stop());
     const summary = await summarize(db, options.campaign, done.sent);
     interrupt.release();
     printSummary(summary);
