@@ -57,7 +57,7 @@ function tls(host: string, sslmode: string | null, rootcert: string | null): fal
   if (unverified) return { rejectUnauthorized: false };
   if (rootcert === 'system') return { rejectUnauthorized: true };
   // Supabase Root 2021 CA unless the URL names another (docs/operations.md: where it comes from, how to check it).
-  return { ca: rootcert ? readCa(rootcert) : SUPABASE_CA, rejectUnauthorized: true };
+  return { ca: rootcert === null ? SUPABASE_CA : readCa(rootcert), rejectUnauthorized: true };
 }
 
 /** What DATABASE_URL may carry besides host and port; uselibpqcompat changes nothing (pg's own). */
