@@ -4,6 +4,7 @@
  */
 import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { baselineCommand } from './baseline.ts';
 import { skipTlsVerify } from './connect/database.ts';
 import { explainDatabaseError } from './connect/database-errors.ts';
 import { countCommand } from './count.ts';
@@ -44,6 +45,7 @@ for (const command of [
   notifyCommand(),
   healthCommand(),
   keysCommand(),
+  baselineCommand(),
 ]) {
   program.addCommand(command.exitOverride());
 }

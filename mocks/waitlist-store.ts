@@ -1,6 +1,7 @@
 /**
- * The mock backend's copy of the waitlist table (waiting_list): each address's key, NFC then lower
- * case, as the database's private.email_key(). In a browser it survives reloads via localStorage.
+ * The mock backend's copy of the waitlist table (waiting_list): each address's canonical form, NFC
+ * then lower case, as the database's private.canonical_address(). In a browser it survives reloads
+ * via localStorage.
  */
 const STORAGE_KEY = 'mock-waitlist';
 const SEED = ['taken@example.com'];

@@ -75,7 +75,7 @@ COMMENT ON EXTENSION pgcrypto IS 'cryptographic functions';
 CREATE FUNCTION private.address_hash(address text) RETURNS bytea
     LANGUAGE sql STABLE PARALLEL SAFE
     SET search_path TO ''
-    AS $$ select private.stretch_hash(s.secret, private.keyed_hash(s.secret, address)) from private.owner_secret s $$;
+    AS $$ select private.stretch_hash(s.secret, private.keyed_hash(s.secret, address)) from private.address_hash_secret s $$;
 
 ALTER FUNCTION private.address_hash(address text) OWNER TO postgres;
 
@@ -83,39 +83,24 @@ ALTER FUNCTION private.address_hash(address text) OWNER TO postgres;
 -- Name: FUNCTION address_hash(address text); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.address_hash(address text) IS 'The keyed hash of an address, the same for every letter case and Unicode form (private.email_key): 64 rounds of HMAC-SHA256 under private.owner_secret over sha256(secret || email_key). The one definition: call it.';
+COMMENT ON FUNCTION private.address_hash(address text) IS 'The address hash, the same for every spelling of an address (private.canonical_address): 64 rounds of HMAC-SHA256 under private.address_hash_secret over sha256(secret || canonical address). The one definition: call it.';
 
 --
--- Name: advance_seal_key(); Type: FUNCTION; Schema: private; Owner: postgres
+-- Name: canonical_address(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.advance_seal_key() RETURNS integer
-    LANGUAGE plpgsql
+CREATE FUNCTION private.canonical_address(address text) RETURNS text
+    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
     SET search_path TO ''
-    AS $$
-declare
-  current private.seal_key;
-begin
-  perform set_config('lock_timeout', '2s', true);
-  lock table private.seal_key in access exclusive mode;
-  select * into current from private.seal_key;
-  if not found then
-    return null; -- no key yet: nothing to advance
-  end if;
-  truncate private.seal_key;
-  perform private.set_seal_key(current.step + 1,
-                               private.ratchet_derive(current.chain_key, 'waitlist ratchet: next chain key'));
-  return current.step + 1;
-end;
-$$;
+    AS $$ select lower(normalize(address, nfc)) $$;
 
-ALTER FUNCTION private.advance_seal_key() OWNER TO postgres;
+ALTER FUNCTION private.canonical_address(address text) OWNER TO postgres;
 
 --
--- Name: FUNCTION advance_seal_key(); Type: COMMENT; Schema: private; Owner: postgres
+-- Name: FUNCTION canonical_address(address text); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.advance_seal_key() IS 'Moves the ratchet one step (run hourly by pg_cron); returns the new step, or null before keys init.';
+COMMENT ON FUNCTION private.canonical_address(address text) IS 'The form two spellings of one address share: lower(normalize(address, NFC)). What private.address_hash() hashes.';
 
 --
 -- Name: check_address(text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -166,10 +151,10 @@ $$;
 ALTER FUNCTION private.check_allowed_origin() OWNER TO postgres;
 
 --
--- Name: check_signup_keys(); Type: FUNCTION; Schema: private; Owner: postgres
+-- Name: check_signup_addresses(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.check_signup_keys() RETURNS trigger
+CREATE FUNCTION private.check_signup_addresses() RETURNS trigger
     LANGUAGE plpgsql SECURITY DEFINER
     SET search_path TO ''
     AS $$
@@ -178,13 +163,13 @@ begin
   set constraints private.waiting_list_email_key deferred;
   return null;
 exception when unique_violation then
-  -- Same code and message, without the DETAIL, which would show the key to a role that may not
+  -- Same code and message, without the DETAIL, which would show the hash to a role that may not
   -- read the list (PostgreSQL itself leaves it out for such a role).
   raise unique_violation using message = sqlerrm;
 end;
 $$;
 
-ALTER FUNCTION private.check_signup_keys() OWNER TO postgres;
+ALTER FUNCTION private.check_signup_addresses() OWNER TO postgres;
 
 --
 -- Name: client_networks(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -231,25 +216,6 @@ ALTER FUNCTION private.client_networks(OUT scope text, OUT network text) OWNER T
 --
 
 COMMENT ON FUNCTION private.client_networks(OUT scope text, OUT network text) IS 'The networks the current request counts against, from cf-connecting-ip; ''unknown'' without a usable one.';
-
---
--- Name: count_all(bytea, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.count_all(secret bytea, slot_start timestamp with time zone, slot_end timestamp with time zone) RETURNS bigint
-    LANGUAGE plpgsql
-    SET search_path TO ''
-    AS $$
-declare
-  shards bytea[] := array(select sha256(secret || convert_to('all/' || shard, 'UTF8')) from generate_series(0, 15) shard);
-begin
-  perform private.count_signup(shards[pg_backend_pid() % 16 + 1], slot_start, slot_end);
-  return (select sum(c.signups) from private.signup_counts c
-          where c.network = any (shards) and c.slot_start = count_all.slot_start and c.slot_end = count_all.slot_end);
-end;
-$$;
-
-ALTER FUNCTION private.count_all(secret bytea, slot_start timestamp with time zone, slot_end timestamp with time zone) OWNER TO postgres;
 
 --
 -- Name: count_signup(bytea, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
@@ -315,23 +281,6 @@ ALTER FUNCTION private.email_format_ok(address text) OWNER TO postgres;
 COMMENT ON FUNCTION private.email_format_ok(address text) IS 'Whether an address meets the list''s format rule (without the length): the check waiting_list_email_format.';
 
 --
--- Name: email_key(text); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.email_key(address text) RETURNS text
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    SET search_path TO ''
-    AS $$ select lower(normalize(address, nfc)) $$;
-
-ALTER FUNCTION private.email_key(address text) OWNER TO postgres;
-
---
--- Name: FUNCTION email_key(address text); Type: COMMENT; Schema: private; Owner: postgres
---
-
-COMMENT ON FUNCTION private.email_key(address text) IS 'The key two addresses share when they are the same address: lower(normalize(address, NFC)).';
-
---
 -- Name: forget_expired_signups(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -375,9 +324,9 @@ begin
     return;
   end if;
   clear_key := extensions.gen_random_bytes(64);
-  insert into private.seal_keys (hour, wrapped)
+  insert into private.wrapped_hour_keys (hour, wrapped)
   values (hour, extensions.pgp_pub_encrypt_bytea(clear_key, public_key))
-  returning seal_keys.id into id;
+  returning wrapped_hour_keys.id into id;
   execute format('insert into private.%I (id, hour, clear_key) values ($1, $2, $3)', slot) using id, hour, clear_key;
 end;
 $_$;
@@ -402,7 +351,7 @@ ALTER FUNCTION private.hour_key_table(hour timestamp with time zone) OWNER TO po
 CREATE FUNCTION private.keyed_hash(secret bytea, address text) RETURNS bytea
     LANGUAGE sql IMMUTABLE PARALLEL SAFE
     SET search_path TO ''
-    AS $$ select sha256(secret || convert_to(private.email_key(address), 'UTF8')) $$;
+    AS $$ select sha256(secret || convert_to(private.canonical_address(address), 'UTF8')) $$;
 
 ALTER FUNCTION private.keyed_hash(secret bytea, address text) OWNER TO postgres;
 
@@ -497,8 +446,9 @@ begin
       perform private.refuse_request(429, 'Too Many Requests', 'PT429', too_many);
     end if;
   end loop;
-  -- 'all' counts signups only: the storage the free plan can hold. Summed over its 16 shards (by
-  -- connection) without a lock: concurrent requests may pass it by at most the number in flight.
+  -- 'all' counts signups only: the storage the free plan can hold. Counted in 16 shards (by
+  -- connection), summed without a lock (one hot row would make every signup wait for the one
+  -- before): concurrent requests may pass it by at most the number in flight.
   shards := array(select sha256(secret || convert_to('all/' || shard, 'UTF8')) from generate_series(0, 15) shard);
   select * into quota from private.signup_limits l where l.scope = 'all';
   if found then
@@ -513,7 +463,7 @@ begin
   perform private.check_address(new.email);
 
   -- 3. Admitted: only now is the address looked up, and the counters written.
-  if not exists (select from private.waiting_list_keys k where k.address_hash = private.address_hash(new.email)) then
+  if not exists (select from private.signup_addresses a where a.address_hash = private.address_hash(new.email)) then
     foreach key in array keys loop
       perform private.count_signup(key, slot_start, slot_end), private.count_signup(key, day_start, day_end);
     end loop;
@@ -626,10 +576,10 @@ CREATE FUNCTION private.signup_clock() RETURNS timestamp with time zone
 ALTER FUNCTION private.signup_clock() OWNER TO postgres;
 
 --
--- Name: network_key(text, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
+-- Name: network_hash(text, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.network_key(network text, at timestamp with time zone DEFAULT private.signup_clock()) RETURNS bytea
+CREATE FUNCTION private.network_hash(network text, at timestamp with time zone DEFAULT private.signup_clock()) RETURNS bytea
     LANGUAGE sql
     SET search_path TO ''
     AS $$
@@ -637,7 +587,7 @@ CREATE FUNCTION private.network_key(network text, at timestamp with time zone DE
                 || convert_to(network, 'UTF8'))
 $$;
 
-ALTER FUNCTION private.network_key(network text, at timestamp with time zone) OWNER TO postgres;
+ALTER FUNCTION private.network_hash(network text, at timestamp with time zone) OWNER TO postgres;
 
 --
 -- Name: origin_allowed(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -691,23 +641,6 @@ CREATE FUNCTION private.prepare_signup_secrets() RETURNS void
 $$;
 
 ALTER FUNCTION private.prepare_signup_secrets() OWNER TO postgres;
-
---
--- Name: ratchet_derive(bytea, text); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.ratchet_derive(chain_key bytea, label text) RETURNS bytea
-    LANGUAGE sql IMMUTABLE STRICT PARALLEL SAFE
-    SET search_path TO ''
-    AS $$ select extensions.hmac(convert_to(label, 'UTF8'), chain_key, 'sha256') $$;
-
-ALTER FUNCTION private.ratchet_derive(chain_key bytea, label text) OWNER TO postgres;
-
---
--- Name: FUNCTION ratchet_derive(chain_key bytea, label text); Type: COMMENT; Schema: private; Owner: postgres
---
-
-COMMENT ON FUNCTION private.ratchet_derive(chain_key bytea, label text) IS 'HMAC-SHA256(chain key, label): the next chain key and each step''s two sealing keys (cli/seal/ratchet.ts).';
 
 --
 -- Name: refuse_request(integer, text, text, text, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -815,56 +748,6 @@ ALTER FUNCTION private.retire_hour_keys() OWNER TO postgres;
 
 COMMENT ON FUNCTION private.retire_hour_keys() IS 'Empties the clear-key tables of past hours (each minute, by pg_cron); returns how many it emptied.';
 
-SET default_tablespace = '';
-
-SET default_table_access_method = heap;
-
---
--- Name: seal_key; Type: TABLE; Schema: private; Owner: postgres
---
-
-CREATE TABLE private.seal_key (
-    one_row boolean DEFAULT true NOT NULL,
-    step integer NOT NULL,
-    chain_key bytea NOT NULL,
-    encryption_key bytea NOT NULL,
-    authentication_key bytea NOT NULL,
-    advanced_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT seal_key_chain_key_check CHECK ((length(chain_key) = 32)),
-    CONSTRAINT seal_key_one_row_check CHECK (one_row),
-    CONSTRAINT seal_key_step_check CHECK ((step >= 1))
-);
-ALTER TABLE ONLY private.seal_key ALTER COLUMN chain_key SET STATISTICS 0;
-ALTER TABLE ONLY private.seal_key ALTER COLUMN encryption_key SET STATISTICS 0;
-ALTER TABLE ONLY private.seal_key ALTER COLUMN authentication_key SET STATISTICS 0;
-
-ALTER TABLE private.seal_key OWNER TO postgres;
-
---
--- Name: TABLE seal_key; Type: COMMENT; Schema: private; Owner: postgres
---
-
-COMMENT ON TABLE private.seal_key IS 'The ratchet''s current step and keys; the step before it is gone. Installed by `waitlist keys init`, advanced hourly by private.advance_seal_key().';
-
---
--- Name: seal_address(private.seal_key, bigint, text); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.seal_address(key private.seal_key, id bigint, address text) RETURNS bytea
-    LANGUAGE plpgsql
-    SET search_path TO ''
-    AS $$
-declare
-  iv bytea := extensions.gen_random_bytes(16);
-  ciphertext bytea := extensions.encrypt_iv(convert_to(address, 'UTF8'), key.encryption_key, iv, 'aes-cbc/pad:pkcs');
-begin
-  return iv || ciphertext
-         || extensions.hmac(int4send(key.step) || int8send(id) || iv || ciphertext, key.authentication_key, 'sha256');
-end;
-$$;
-
-ALTER FUNCTION private.seal_address(key private.seal_key, id bigint, address text) OWNER TO postgres;
-
 --
 -- Name: seal_clock(); Type: FUNCTION; Schema: private; Owner: postgres
 --
@@ -885,45 +768,40 @@ CREATE FUNCTION private.seal_pending() RETURNS integer
     SET search_path TO ''
     AS $$
 declare
-  hour_key_id bigint;
-  hour_clear_key bytea;
-  step_key private.seal_key;
-  keyed integer;
+  key_id bigint;
+  clear_key bytea;
+  hashed integer;
   sealed integer := 0;
 begin
-  insert into private.waiting_list_keys (id, address_hash)
+  -- The first row of each address not listed yet (no ON CONFLICT: the unique key is deferrable).
+  insert into private.signup_addresses (id, address_hash)
   select distinct on (h.address_hash) h.id, h.address_hash
   from (select w.id, private.address_hash(w.email) as address_hash from public.waiting_list w
-        where w.email is not null and not exists (select from private.waiting_list_keys k where k.id = w.id)) h
-  where not exists (select from private.waiting_list_keys k where k.address_hash = h.address_hash)
+        where w.email is not null and not exists (select from private.signup_addresses a where a.id = w.id)) h
+  where not exists (select from private.signup_addresses a where a.address_hash = h.address_hash)
   order by h.address_hash, h.id;
-  get diagnostics keyed = row_count;
+  get diagnostics hashed = row_count;
   set constraints private.waiting_list_email_key immediate;
   set constraints private.waiting_list_email_key deferred;
   if not exists (select from public.waiting_list w where w.email is not null) then
-    return keyed;
+    return hashed;
   end if;
-  select h.id, h.clear_key into hour_key_id, hour_clear_key from private.hour_key() h;
-  if hour_key_id is null then
-    select * into step_key from private.seal_key;
-    if not found then
-      return keyed;
-    end if;
+  select h.id, h.clear_key into key_id, clear_key from private.hour_key() h;
+  if key_id is null then
+    return hashed; -- before keys init
   end if;
   with plain as (
     select w.id, w.email from public.waiting_list w
-    where w.email is not null and exists (select from private.waiting_list_keys k where k.id = w.id)
+    where w.email is not null and exists (select from private.signup_addresses a where a.id = w.id)
     for update of w),
   stored as (
-    update private.waiting_list_keys k
-    set step = step_key.step, key_id = hour_key_id,
-        sealed = case when hour_key_id is not null then private.seal_with(hour_key_id, hour_clear_key, p.id, p.email)
-                      else private.seal_address(step_key, p.id, p.email) end
-    from plain p where k.id = p.id
-    returning k.id)
+    update private.signup_addresses a
+    set hour_key_id = key_id, seal = private.seal_with(key_id, clear_key, p.id, p.email)
+    from plain p where a.id = p.id
+    returning a.id)
   update public.waiting_list w set email = null from stored s where w.id = s.id;
   get diagnostics sealed = row_count;
-  return keyed + sealed;
+  return hashed + sealed;
 end;
 $$;
 
@@ -933,7 +811,7 @@ ALTER FUNCTION private.seal_pending() OWNER TO postgres;
 -- Name: FUNCTION seal_pending(); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.seal_pending() IS 'Keys and seals rows that arrived with triggers off; returns how many rows it changed.';
+COMMENT ON FUNCTION private.seal_pending() IS 'Hashes rows that arrived with triggers off and, once the owner key is installed, seals every row stored as typed; returns how many rows it changed.';
 
 --
 -- Name: seal_signup(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -946,25 +824,17 @@ CREATE FUNCTION private.seal_signup() RETURNS trigger
 declare
   key_id bigint;
   clear_key bytea;
-  step_key private.seal_key;
   sealed bytea;
 begin
   perform private.check_address(new.email);
   select h.id, h.clear_key into key_id, clear_key from private.hour_key() h;
   if key_id is not null then
     sealed := private.seal_with(key_id, clear_key, new.id, new.email);
-  else
-    select * into step_key from private.seal_key;
-    if found then
-      sealed := private.seal_address(step_key, new.id, new.email);
-    elsif exists (select from private.seal_chain) then
-      raise serialization_failure using message = 'could not serialize access due to concurrent update';
-    end if;
   end if;
-  insert into private.waiting_list_keys (id, address_hash, step, key_id, sealed)
-  values (new.id, private.address_hash(new.email), step_key.step, key_id, sealed)
+  insert into private.signup_addresses (id, address_hash, seal, hour_key_id)
+  values (new.id, private.address_hash(new.email), sealed, key_id)
   on conflict (id) do update
-    set address_hash = excluded.address_hash, step = excluded.step, key_id = excluded.key_id, sealed = excluded.sealed;
+    set address_hash = excluded.address_hash, seal = excluded.seal, hour_key_id = excluded.hour_key_id;
   if sealed is not null then
     new.email := null;
   end if;
@@ -978,38 +848,30 @@ ALTER FUNCTION private.seal_signup() OWNER TO postgres;
 -- Name: seal_status(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
-CREATE FUNCTION private.seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) RETURNS record
+CREATE FUNCTION private.seal_status(OUT sealing boolean, OUT stalled boolean, OUT plaintext bigint, OUT unhashed bigint, OUT unreadable bigint) RETURNS record
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS $$
-  select o.one_row is not null or k.step is not null,
-         case when o.one_row is not null then 'hourly' when k.step is not null then 'ratchet' end,
-         k.step,
-         coalesce(k.advanced_at, (select min(h.hour) from (select hour from private.hour_key_0
-                                                            union all select hour from private.hour_key_1
-                                                            union all select hour from private.hour_key_2) h)),
-         case when o.one_row is not null
-              then private.seal_clock() > date_trunc('hour', private.seal_clock(), 'UTC') + interval '5 minutes'
-                   and exists (select from (select hour from private.hour_key_0
-                                            union all select hour from private.hour_key_1
-                                            union all select hour from private.hour_key_2) h
-                               where h.hour < date_trunc('hour', private.seal_clock(), 'UTC'))
-              else coalesce(k.advanced_at < now() - interval '90 minutes', false) end,
+  select exists (select from private.owner_key),
+         private.seal_clock() > date_trunc('hour', private.seal_clock(), 'UTC') + interval '5 minutes'
+           and exists (select from (select hour from private.hour_key_0
+                                    union all select hour from private.hour_key_1
+                                    union all select hour from private.hour_key_2) h
+                       where h.hour < date_trunc('hour', private.seal_clock(), 'UTC')),
          (select count(*) from public.waiting_list w where w.email is not null),
          (select count(*) from public.waiting_list w
-          where not exists (select from private.waiting_list_keys h where h.id = w.id)),
-         (select count(*) from public.waiting_list w left join private.waiting_list_keys h on h.id = w.id
-          where w.email is null and h.sealed is null)
-  from (select 1) one left join private.seal_key k on true left join private.owner_key o on true
+          where not exists (select from private.signup_addresses a where a.id = w.id)),
+         (select count(*) from public.waiting_list w left join private.signup_addresses a on a.id = w.id
+          where w.email is null and a.seal is null)
 $$;
 
-ALTER FUNCTION private.seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) OWNER TO postgres;
+ALTER FUNCTION private.seal_status(OUT sealing boolean, OUT stalled boolean, OUT plaintext bigint, OUT unhashed bigint, OUT unreadable bigint) OWNER TO postgres;
 
 --
--- Name: FUNCTION seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint); Type: COMMENT; Schema: private; Owner: postgres
+-- Name: FUNCTION seal_status(OUT sealing boolean, OUT stalled boolean, OUT plaintext bigint, OUT unhashed bigint, OUT unreadable bigint); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) IS 'sealing: sealed at rest; scheme: hourly or ratchet; stalled: an old key still held in clear (hourly) or a ratchet that has not moved for 90 minutes; plaintext, unkeyed, unreadable: rows stored as typed, outside the duplicate check, with neither an address nor a seal.';
+COMMENT ON FUNCTION private.seal_status(OUT sealing boolean, OUT stalled boolean, OUT plaintext bigint, OUT unhashed bigint, OUT unreadable bigint) IS 'sealing: the owner key is installed; stalled: a past hour''s key is still held in clear 5 minutes into the hour (the minute job failed or is missing); plaintext, unhashed, unreadable: rows stored as typed, outside the duplicate check, with neither an address nor a seal.';
 
 --
 -- Name: seal_with(bigint, bytea, bigint, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1031,31 +893,6 @@ end;
 $$;
 
 ALTER FUNCTION private.seal_with(key_id bigint, clear_key bytea, id bigint, address text) OWNER TO postgres;
-
---
--- Name: set_seal_key(integer, bytea); Type: FUNCTION; Schema: private; Owner: postgres
---
-
-CREATE FUNCTION private.set_seal_key(step integer, chain_key bytea) RETURNS void
-    LANGUAGE sql
-    SET search_path TO ''
-    AS $$
-  insert into private.seal_key (step, chain_key, encryption_key, authentication_key)
-  values (step, chain_key,
-          private.ratchet_derive(chain_key, 'waitlist ratchet: encryption key'),
-          private.ratchet_derive(chain_key, 'waitlist ratchet: authentication key'))
-  on conflict (one_row) do update
-    set step = excluded.step, chain_key = excluded.chain_key, encryption_key = excluded.encryption_key,
-        authentication_key = excluded.authentication_key, advanced_at = now()
-$$;
-
-ALTER FUNCTION private.set_seal_key(step integer, chain_key bytea) OWNER TO postgres;
-
---
--- Name: FUNCTION set_seal_key(step integer, chain_key bytea); Type: COMMENT; Schema: private; Owner: postgres
---
-
-COMMENT ON FUNCTION private.set_seal_key(step integer, chain_key bytea) IS 'Makes (step, chain key) the current step, deriving its sealing keys. Called by `waitlist keys init` and `keys rotate`.';
 
 --
 -- Name: signup_secret(timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1127,7 +964,30 @@ ALTER FUNCTION private.unsubscribe(hash bytea) OWNER TO postgres;
 -- Name: FUNCTION unsubscribe(hash bytea); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.unsubscribe(hash bytea) IS 'One-click unsubscribe of a 32-byte keyed address hash (supabase/functions/unsubscribe); any other length is refused. Idempotent.';
+COMMENT ON FUNCTION private.unsubscribe(hash bytea) IS 'One-click unsubscribe of a 32-byte address hash (supabase/functions/unsubscribe); any other length is refused. Idempotent.';
+
+SET default_tablespace = '';
+
+SET default_table_access_method = heap;
+
+--
+-- Name: address_hash_secret; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.address_hash_secret (
+    one_row boolean DEFAULT true NOT NULL,
+    secret bytea NOT NULL,
+    CONSTRAINT address_hash_secret_one_row_check CHECK (one_row)
+);
+ALTER TABLE ONLY private.address_hash_secret ALTER COLUMN secret SET STATISTICS 0;
+
+ALTER TABLE private.address_hash_secret OWNER TO postgres;
+
+--
+-- Name: TABLE address_hash_secret; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.address_hash_secret IS 'The secret of private.address_hash(). One row, made by the migration; read by nothing else.';
 
 --
 -- Name: allowed_origins; Type: TABLE; Schema: private; Owner: postgres
@@ -1183,7 +1043,7 @@ ALTER TABLE private.hour_key_0 OWNER TO postgres;
 -- Name: TABLE hour_key_0; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.hour_key_0 IS 'Sealing key in clear for hours ≡ 0 (mod 3); emptied once its hour is over.';
+COMMENT ON TABLE private.hour_key_0 IS 'The hour key in clear for hours ≡ 0 (mod 3); emptied once its hour is over.';
 
 --
 -- Name: hour_key_1; Type: TABLE; Schema: private; Owner: postgres
@@ -1203,7 +1063,7 @@ ALTER TABLE private.hour_key_1 OWNER TO postgres;
 -- Name: TABLE hour_key_1; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.hour_key_1 IS 'Sealing key in clear for hours ≡ 1 (mod 3); emptied once its hour is over.';
+COMMENT ON TABLE private.hour_key_1 IS 'The hour key in clear for hours ≡ 1 (mod 3); emptied once its hour is over.';
 
 --
 -- Name: hour_key_2; Type: TABLE; Schema: private; Owner: postgres
@@ -1223,44 +1083,39 @@ ALTER TABLE private.hour_key_2 OWNER TO postgres;
 -- Name: TABLE hour_key_2; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.hour_key_2 IS 'Sealing key in clear for hours ≡ 2 (mod 3); emptied once its hour is over.';
+COMMENT ON TABLE private.hour_key_2 IS 'The hour key in clear for hours ≡ 2 (mod 3); emptied once its hour is over.';
 
 --
--- Name: waiting_list_keys; Type: TABLE; Schema: private; Owner: postgres
+-- Name: signup_addresses; Type: TABLE; Schema: private; Owner: postgres
 --
 
-CREATE TABLE private.waiting_list_keys (
+CREATE TABLE private.signup_addresses (
     id bigint NOT NULL,
     address_hash bytea NOT NULL,
-    step integer,
-    sealed bytea,
-    key_id bigint,
-    CONSTRAINT waiting_list_keys_sealed_by CHECK (
-CASE
-    WHEN (sealed IS NULL) THEN ((step IS NULL) AND (key_id IS NULL))
-    ELSE ((step IS NULL) <> (key_id IS NULL))
-END)
+    seal bytea,
+    hour_key_id bigint,
+    CONSTRAINT signup_addresses_seal_names_its_key CHECK (((seal IS NULL) = (hour_key_id IS NULL)))
 );
 
-ALTER TABLE private.waiting_list_keys OWNER TO postgres;
+ALTER TABLE private.signup_addresses OWNER TO postgres;
 
 --
--- Name: TABLE waiting_list_keys; Type: COMMENT; Schema: private; Owner: postgres
+-- Name: TABLE signup_addresses; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.waiting_list_keys IS 'Per signup of public.waiting_list: private.address_hash(email), unique (the list''s duplicate check, what the owner''s lists match), and the sealed address with its ratchet step (null while stored in plaintext).';
+COMMENT ON TABLE private.signup_addresses IS 'Per signup of public.waiting_list: its address hash, unique (the list''s duplicate check, what the owner''s lists match), and once sealed its seal. Deleting a signup deletes its row.';
 
 --
--- Name: COLUMN waiting_list_keys.sealed; Type: COMMENT; Schema: private; Owner: postgres
+-- Name: COLUMN signup_addresses.seal; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON COLUMN private.waiting_list_keys.sealed IS 'iv ‖ AES-256-CBC ciphertext ‖ HMAC-SHA256 tag, under the keys of `step` (cli/seal/seal.ts).';
+COMMENT ON COLUMN private.signup_addresses.seal IS 'iv ‖ AES-256-CBC(address) ‖ HMAC-SHA256(hour key id ‖ signup id ‖ iv ‖ ciphertext) under hour key hour_key_id; null while the address is stored as typed.';
 
 --
--- Name: COLUMN waiting_list_keys.key_id; Type: COMMENT; Schema: private; Owner: postgres
+-- Name: COLUMN signup_addresses.hour_key_id; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON COLUMN private.waiting_list_keys.key_id IS 'The private.seal_keys key that sealed this row (null when sealed by the ratchet''s step, or not sealed).';
+COMMENT ON COLUMN private.signup_addresses.hour_key_id IS 'The private.wrapped_hour_keys key that sealed this row; null while not sealed.';
 
 --
 -- Name: waiting_list; Type: TABLE; Schema: public; Owner: postgres
@@ -1270,6 +1125,7 @@ CREATE TABLE public.waiting_list (
     id bigint NOT NULL,
     email text,
     created_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT waiting_list_email_format CHECK (private.email_format_ok(email)),
     CONSTRAINT waiting_list_email_length CHECK ((char_length(email) <= 254))
 );
 ALTER TABLE ONLY public.waiting_list ALTER COLUMN email SET STATISTICS 0;
@@ -1280,7 +1136,7 @@ ALTER TABLE public.waiting_list OWNER TO postgres;
 -- Name: TABLE waiting_list; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON TABLE public.waiting_list IS 'Addresses to notify at launch. The public key may add one; nobody but service_role may read the list.';
+COMMENT ON TABLE public.waiting_list IS 'Addresses to notify at launch. Visitors (anon, authenticated) may add one per request, naming the email column only; no API role may read the list: the owner''s command reads it as postgres.';
 
 --
 -- Name: COLUMN waiting_list.id; Type: COMMENT; Schema: public; Owner: postgres
@@ -1292,7 +1148,7 @@ COMMENT ON COLUMN public.waiting_list.id IS 'Generated; never set by a client.';
 -- Name: COLUMN waiting_list.email; Type: COMMENT; Schema: public; Owner: postgres
 --
 
-COMMENT ON COLUMN public.waiting_list.email IS 'The insert target. NULL once sealed (the address then lives only in private.waiting_list_keys.sealed); as typed before `waitlist keys init`. Shape and length enforced by checks and by private.seal_signup().';
+COMMENT ON COLUMN public.waiting_list.email IS 'The insert target. Null once sealed (the address then lives only in private.signup_addresses.seal); as typed before `waitlist keys init`. Checked by private.check_address() before sealing.';
 
 --
 -- Name: COLUMN waiting_list.created_at; Type: COMMENT; Schema: public; Owner: postgres
@@ -1306,17 +1162,16 @@ COMMENT ON COLUMN public.waiting_list.created_at IS 'When the visitor signed up;
 
 CREATE VIEW private.mailable_signups WITH (security_invoker='true') AS
  SELECT w.id,
+    a.hour_key_id,
+    a.seal,
     w.email,
-    k.step,
-    k.sealed,
-    w.created_at,
-    k.key_id
+    w.created_at
    FROM (public.waiting_list w
-     LEFT JOIN private.waiting_list_keys k ON ((k.id = w.id)))
-  WHERE (NOT (w.id IN ( SELECT h.id
+     LEFT JOIN private.signup_addresses a ON ((a.id = w.id)))
+  WHERE (NOT (w.id IN ( SELECT s.id
            FROM ((private.do_not_email d
-             JOIN private.waiting_list_keys h ON ((h.address_hash = d.address_hash)))
-             JOIN public.waiting_list l ON ((l.id = h.id)))
+             JOIN private.signup_addresses s ON ((s.address_hash = d.address_hash)))
+             JOIN public.waiting_list l ON ((l.id = s.id)))
           WHERE (NOT ((d.reason = 'erased'::text) AND (l.created_at > d.added_at))))));
 
 ALTER TABLE private.mailable_signups OWNER TO postgres;
@@ -1325,7 +1180,7 @@ ALTER TABLE private.mailable_signups OWNER TO postgres;
 -- Name: VIEW mailable_signups; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON VIEW private.mailable_signups IS 'public.waiting_list without the do-not-email list (an erased address that signed up again is back), with each row''s seal: email is null once sealed.';
+COMMENT ON VIEW private.mailable_signups IS 'public.waiting_list without the do-not-email list (an erased address that signed up again is back), with each row''s seal and hour key: email is null once sealed.';
 
 --
 -- Name: notify_journal; Type: TABLE; Schema: private; Owner: postgres
@@ -1348,7 +1203,7 @@ ALTER TABLE private.notify_journal OWNER TO postgres;
 -- Name: TABLE notify_journal; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.notify_journal IS 'Who was sent which campaign, by keyed hash. detail: the SMTP reply of a failure, address removed.';
+COMMENT ON TABLE private.notify_journal IS 'Who was sent which campaign, by address hash. detail: the SMTP reply of a failure, address removed.';
 
 --
 -- Name: owner_key; Type: TABLE; Schema: private; Owner: postgres
@@ -1367,76 +1222,7 @@ ALTER TABLE private.owner_key OWNER TO postgres;
 -- Name: TABLE owner_key; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.owner_key IS 'The owner''s OpenPGP public key (RSA), installed by `waitlist keys init`: each hour''s key is wrapped to it.';
-
---
--- Name: owner_secret; Type: TABLE; Schema: private; Owner: postgres
---
-
-CREATE TABLE private.owner_secret (
-    one_row boolean DEFAULT true NOT NULL,
-    secret bytea NOT NULL,
-    CONSTRAINT owner_secret_one_row_check CHECK (one_row)
-);
-ALTER TABLE ONLY private.owner_secret ALTER COLUMN secret SET STATISTICS 0;
-
-ALTER TABLE private.owner_secret OWNER TO postgres;
-
---
--- Name: TABLE owner_secret; Type: COMMENT; Schema: private; Owner: postgres
---
-
-COMMENT ON TABLE private.owner_secret IS 'The key of private.address_hash(). One row, made by the migration; read by nothing else.';
-
---
--- Name: seal_chain; Type: TABLE; Schema: private; Owner: postgres
---
-
-CREATE TABLE private.seal_chain (
-    one_row boolean DEFAULT true NOT NULL,
-    started_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT seal_chain_one_row_check CHECK (one_row)
-);
-
-ALTER TABLE private.seal_chain OWNER TO postgres;
-
---
--- Name: TABLE seal_chain; Type: COMMENT; Schema: private; Owner: postgres
---
-
-COMMENT ON TABLE private.seal_chain IS 'One row once `waitlist keys init` ran: when the current recovery key''s chain began.';
-
---
--- Name: seal_keys; Type: TABLE; Schema: private; Owner: postgres
---
-
-CREATE TABLE private.seal_keys (
-    id bigint NOT NULL,
-    hour timestamp with time zone NOT NULL,
-    wrapped bytea NOT NULL,
-    made_at timestamp with time zone DEFAULT now() NOT NULL
-);
-
-ALTER TABLE private.seal_keys OWNER TO postgres;
-
---
--- Name: TABLE seal_keys; Type: COMMENT; Schema: private; Owner: postgres
---
-
-COMMENT ON TABLE private.seal_keys IS 'Each sealing key, wrapped to the owner''s public key (pgp_pub_encrypt_bytea); several in one hour after a crash.';
-
---
--- Name: seal_keys_id_seq; Type: SEQUENCE; Schema: private; Owner: postgres
---
-
-ALTER TABLE private.seal_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME private.seal_keys_id_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1
-);
+COMMENT ON TABLE private.owner_key IS 'The owner''s OpenPGP public key (RSA), installed by `waitlist keys init`: each hour key is wrapped to it.';
 
 --
 -- Name: signup_counts; Type: TABLE; Schema: private; Owner: postgres
@@ -1536,6 +1322,38 @@ ALTER TABLE private.signup_secrets OWNER TO postgres;
 COMMENT ON TABLE private.signup_secrets IS 'The random key of each UTC day''s network hashes. Deleted when the day is over, with its counters.';
 
 --
+-- Name: wrapped_hour_keys; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.wrapped_hour_keys (
+    id bigint NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    wrapped bytea NOT NULL,
+    made_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE private.wrapped_hour_keys OWNER TO postgres;
+
+--
+-- Name: TABLE wrapped_hour_keys; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.wrapped_hour_keys IS 'Each hour key, wrapped to the owner''s public key (pgp_pub_encrypt_bytea); several in one hour after a crash.';
+
+--
+-- Name: wrapped_hour_keys_id_seq; Type: SEQUENCE; Schema: private; Owner: postgres
+--
+
+ALTER TABLE private.wrapped_hour_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME private.wrapped_hour_keys_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: waiting_list_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
 --
 
@@ -1547,6 +1365,13 @@ ALTER TABLE public.waiting_list ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY
     NO MAXVALUE
     CACHE 1
 );
+
+--
+-- Name: address_hash_secret address_hash_secret_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.address_hash_secret
+    ADD CONSTRAINT address_hash_secret_pkey PRIMARY KEY (one_row);
 
 --
 -- Name: allowed_origins allowed_origins_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
@@ -1598,32 +1423,11 @@ ALTER TABLE ONLY private.owner_key
     ADD CONSTRAINT owner_key_pkey PRIMARY KEY (one_row);
 
 --
--- Name: owner_secret owner_secret_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+-- Name: signup_addresses signup_addresses_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
-ALTER TABLE ONLY private.owner_secret
-    ADD CONSTRAINT owner_secret_pkey PRIMARY KEY (one_row);
-
---
--- Name: seal_chain seal_chain_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
---
-
-ALTER TABLE ONLY private.seal_chain
-    ADD CONSTRAINT seal_chain_pkey PRIMARY KEY (one_row);
-
---
--- Name: seal_key seal_key_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
---
-
-ALTER TABLE ONLY private.seal_key
-    ADD CONSTRAINT seal_key_pkey PRIMARY KEY (one_row);
-
---
--- Name: seal_keys seal_keys_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
---
-
-ALTER TABLE ONLY private.seal_keys
-    ADD CONSTRAINT seal_keys_pkey PRIMARY KEY (id);
+ALTER TABLE ONLY private.signup_addresses
+    ADD CONSTRAINT signup_addresses_pkey PRIMARY KEY (id);
 
 --
 -- Name: signup_counts signup_counts_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
@@ -1647,25 +1451,18 @@ ALTER TABLE ONLY private.signup_secrets
     ADD CONSTRAINT signup_secrets_pkey PRIMARY KEY (day_start);
 
 --
--- Name: waiting_list_keys waiting_list_email_key; Type: CONSTRAINT; Schema: private; Owner: postgres
+-- Name: signup_addresses waiting_list_email_key; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
-ALTER TABLE ONLY private.waiting_list_keys
+ALTER TABLE ONLY private.signup_addresses
     ADD CONSTRAINT waiting_list_email_key UNIQUE (address_hash) DEFERRABLE INITIALLY DEFERRED;
 
 --
--- Name: waiting_list_keys waiting_list_keys_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+-- Name: wrapped_hour_keys wrapped_hour_keys_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
-ALTER TABLE ONLY private.waiting_list_keys
-    ADD CONSTRAINT waiting_list_keys_pkey PRIMARY KEY (id);
-
---
--- Name: waiting_list waiting_list_email_format; Type: CHECK CONSTRAINT; Schema: public; Owner: postgres
---
-
-ALTER TABLE public.waiting_list
-    ADD CONSTRAINT waiting_list_email_format CHECK (private.email_format_ok(email)) NOT VALID;
+ALTER TABLE ONLY private.wrapped_hour_keys
+    ADD CONSTRAINT wrapped_hour_keys_pkey PRIMARY KEY (id);
 
 --
 -- Name: waiting_list waiting_list_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -1705,16 +1502,16 @@ CREATE INDEX waiting_list_plaintext_idx ON public.waiting_list USING btree (id) 
 CREATE TRIGGER check_allowed_origin BEFORE INSERT OR UPDATE ON private.allowed_origins FOR EACH ROW EXECUTE FUNCTION private.check_allowed_origin();
 
 --
--- Name: waiting_list check_changed_signup_keys; Type: TRIGGER; Schema: public; Owner: postgres
+-- Name: waiting_list check_changed_signup_addresses; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
-CREATE TRIGGER check_changed_signup_keys AFTER UPDATE OF email ON public.waiting_list FOR EACH STATEMENT EXECUTE FUNCTION private.check_signup_keys();
+CREATE TRIGGER check_changed_signup_addresses AFTER UPDATE OF email ON public.waiting_list FOR EACH STATEMENT EXECUTE FUNCTION private.check_signup_addresses();
 
 --
--- Name: waiting_list check_new_signup_keys; Type: TRIGGER; Schema: public; Owner: postgres
+-- Name: waiting_list check_new_signup_addresses; Type: TRIGGER; Schema: public; Owner: postgres
 --
 
-CREATE TRIGGER check_new_signup_keys AFTER INSERT ON public.waiting_list FOR EACH STATEMENT EXECUTE FUNCTION private.check_signup_keys();
+CREATE TRIGGER check_new_signup_addresses AFTER INSERT ON public.waiting_list FOR EACH STATEMENT EXECUTE FUNCTION private.check_signup_addresses();
 
 --
 -- Name: waiting_list limit_rows_per_request; Type: TRIGGER; Schema: public; Owner: postgres
@@ -1748,11 +1545,11 @@ ALTER TABLE ONLY private.notify_journal
     ADD CONSTRAINT notify_journal_signup_id_fkey FOREIGN KEY (signup_id) REFERENCES public.waiting_list(id) ON DELETE SET NULL;
 
 --
--- Name: waiting_list_keys waiting_list_keys_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
+-- Name: signup_addresses signup_addresses_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
 --
 
-ALTER TABLE ONLY private.waiting_list_keys
-    ADD CONSTRAINT waiting_list_keys_id_fkey FOREIGN KEY (id) REFERENCES public.waiting_list(id) ON UPDATE CASCADE ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED;
+ALTER TABLE ONLY private.signup_addresses
+    ADD CONSTRAINT signup_addresses_id_fkey FOREIGN KEY (id) REFERENCES public.waiting_list(id) ON UPDATE CASCADE ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED;
 
 --
 -- Name: waiting_list; Type: ROW SECURITY; Schema: public; Owner: postgres
@@ -1799,10 +1596,10 @@ GRANT USAGE ON SCHEMA public TO service_role;
 REVOKE ALL ON FUNCTION private.address_hash(address text) FROM PUBLIC;
 
 --
--- Name: FUNCTION advance_seal_key(); Type: ACL; Schema: private; Owner: postgres
+-- Name: FUNCTION canonical_address(address text); Type: ACL; Schema: private; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION private.advance_seal_key() FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.canonical_address(address text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION check_address(address text); Type: ACL; Schema: private; Owner: postgres
@@ -1817,22 +1614,16 @@ REVOKE ALL ON FUNCTION private.check_address(address text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.check_allowed_origin() FROM PUBLIC;
 
 --
--- Name: FUNCTION check_signup_keys(); Type: ACL; Schema: private; Owner: postgres
+-- Name: FUNCTION check_signup_addresses(); Type: ACL; Schema: private; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION private.check_signup_keys() FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.check_signup_addresses() FROM PUBLIC;
 
 --
 -- Name: FUNCTION client_networks(OUT scope text, OUT network text); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.client_networks(OUT scope text, OUT network text) FROM PUBLIC;
-
---
--- Name: FUNCTION count_all(secret bytea, slot_start timestamp with time zone, slot_end timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.count_all(secret bytea, slot_start timestamp with time zone, slot_end timestamp with time zone) FROM PUBLIC;
 
 --
 -- Name: FUNCTION count_signup(network bytea, slot_start timestamp with time zone, slot_end timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
@@ -1853,12 +1644,6 @@ REVOKE ALL ON FUNCTION private.counted_signups(networks bytea[], slot_start time
 REVOKE ALL ON FUNCTION private.email_format_ok(address text) FROM PUBLIC;
 GRANT ALL ON FUNCTION private.email_format_ok(address text) TO anon;
 GRANT ALL ON FUNCTION private.email_format_ok(address text) TO authenticated;
-
---
--- Name: FUNCTION email_key(address text); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.email_key(address text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION forget_expired_signups(); Type: ACL; Schema: private; Owner: postgres
@@ -1909,10 +1694,10 @@ REVOKE ALL ON FUNCTION private.network_duplicates(network bytea, fallback bytea,
 REVOKE ALL ON FUNCTION private.signup_clock() FROM PUBLIC;
 
 --
--- Name: FUNCTION network_key(network text, at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
+-- Name: FUNCTION network_hash(network text, at timestamp with time zone); Type: ACL; Schema: private; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION private.network_key(network text, at timestamp with time zone) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.network_hash(network text, at timestamp with time zone) FROM PUBLIC;
 
 --
 -- Name: FUNCTION origin_allowed(); Type: ACL; Schema: private; Owner: postgres
@@ -1931,12 +1716,6 @@ REVOKE ALL ON FUNCTION private.origin_problem(origin text) FROM PUBLIC;
 --
 
 REVOKE ALL ON FUNCTION private.prepare_signup_secrets() FROM PUBLIC;
-
---
--- Name: FUNCTION ratchet_derive(chain_key bytea, label text); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.ratchet_derive(chain_key bytea, label text) FROM PUBLIC;
 
 --
 -- Name: FUNCTION refuse_request(status integer, status_text text, code text, message text, hint text); Type: ACL; Schema: private; Owner: postgres
@@ -1963,12 +1742,6 @@ REVOKE ALL ON FUNCTION private.request_headers() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.retire_hour_keys() FROM PUBLIC;
 
 --
--- Name: FUNCTION seal_address(key private.seal_key, id bigint, address text); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.seal_address(key private.seal_key, id bigint, address text) FROM PUBLIC;
-
---
 -- Name: FUNCTION seal_clock(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -1987,22 +1760,16 @@ REVOKE ALL ON FUNCTION private.seal_pending() FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.seal_signup() FROM PUBLIC;
 
 --
--- Name: FUNCTION seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint); Type: ACL; Schema: private; Owner: postgres
+-- Name: FUNCTION seal_status(OUT sealing boolean, OUT stalled boolean, OUT plaintext bigint, OUT unhashed bigint, OUT unreadable bigint); Type: ACL; Schema: private; Owner: postgres
 --
 
-REVOKE ALL ON FUNCTION private.seal_status(OUT sealing boolean, OUT scheme text, OUT step integer, OUT advanced_at timestamp with time zone, OUT stalled boolean, OUT plaintext bigint, OUT unkeyed bigint, OUT unreadable bigint) FROM PUBLIC;
+REVOKE ALL ON FUNCTION private.seal_status(OUT sealing boolean, OUT stalled boolean, OUT plaintext bigint, OUT unhashed bigint, OUT unreadable bigint) FROM PUBLIC;
 
 --
 -- Name: FUNCTION seal_with(key_id bigint, clear_key bytea, id bigint, address text); Type: ACL; Schema: private; Owner: postgres
 --
 
 REVOKE ALL ON FUNCTION private.seal_with(key_id bigint, clear_key bytea, id bigint, address text) FROM PUBLIC;
-
---
--- Name: FUNCTION set_seal_key(step integer, chain_key bytea); Type: ACL; Schema: private; Owner: postgres
---
-
-REVOKE ALL ON FUNCTION private.set_seal_key(step integer, chain_key bytea) FROM PUBLIC;
 
 --
 -- Name: FUNCTION signup_secret(day_start timestamp with time zone); Type: ACL; Schema: private; Owner: postgres

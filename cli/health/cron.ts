@@ -2,9 +2,8 @@
 import type pg from 'pg';
 import { duration, ok, problem, skipped, type Finding } from './finding.ts';
 
-const GUARD = 'supabase/migrations/20261122044600_signup_guard.sql';
-const SEALED = 'supabase/migrations/20261125200000_sealed_list.sql';
-const HOURLY = 'supabase/migrations/20261126200000_hourly_seal_keys.sql';
+const GUARD = 'supabase/migrations/20261128100100_signup_guard.sql';
+const SEALING = 'supabase/migrations/20261128100200_sealing.sql';
 
 /** The jobs the migrations schedule, and how stale a last run may be. */
 const JOBS = [
@@ -25,16 +24,8 @@ const JOBS = [
     mustHaveRun: false, // a project younger than a day may not have had its first run yet
   },
   {
-    name: 'waitlist-seal-ratchet',
-    scheduledBy: SEALED,
-    does: "moves the sealing key one step, so the key the database holds opens only the last hour's signups",
-    runs: 'hourly at minute 0',
-    staleAfterSeconds: 2 * 3600,
-    mustHaveRun: false, // a project younger than an hour
-  },
-  {
     name: 'waitlist-seal-pending',
-    scheduledBy: SEALED,
+    scheduledBy: SEALING,
     does: 'seals signups restored with the triggers off',
     runs: 'hourly at minute 5',
     staleAfterSeconds: 2 * 3600,
@@ -42,7 +33,7 @@ const JOBS = [
   },
   {
     name: 'waitlist-seal-hour-keys',
-    scheduledBy: HOURLY,
+    scheduledBy: SEALING,
     does: "empties the clear-key tables of past hours, so the database holds only the current hour's key",
     runs: 'every minute',
     staleAfterSeconds: 15 * 60,
@@ -104,8 +95,8 @@ export async function checkCron(db: pg.Client): Promise<Finding[]> {
       problem(
         'pg_cron',
         "Not enabled: nothing deletes the guard's expired counters (personal data) or prepares its daily secrets, " +
-          'and the sealing key never changes.',
-        `Enable pg_cron (Dashboard → Database → Extensions), then run the cron.schedule(...) lines of ${GUARD}, ${SEALED} and ${HOURLY}.`,
+          "and past hours' keys stay in clear.",
+        `Enable pg_cron (Dashboard → Database → Extensions), then run the cron.schedule(...) lines of ${GUARD} and ${SEALING}.`,
       ),
     ];
   }

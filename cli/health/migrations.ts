@@ -1,7 +1,8 @@
 /**
  * Whether the database has every migration of this clone. Where the Supabase CLI applied them, its
- * history table says so; elsewhere, the tables, views, sequences and functions each file creates
- * must exist (unless a later file drops them).
+ * history table says so; elsewhere, the tables, views, sequences and functions the files create
+ * must exist. A database still on the chain the baseline replaced is named, with the command that
+ * moves it (`waitlist baseline`).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
@@ -9,36 +10,52 @@ import { ok, setup, type Finding } from './finding.ts';
 import { APPLY_MIGRATIONS } from './fixes.ts';
 
 const DIR = new URL('../../supabase/migrations/', import.meta.url);
-const FILES = readdirSync(DIR)
+/** The baseline's files, in order. */
+export const MIGRATIONS = readdirSync(DIR)
   .filter((name) => /^\d{14}_\w+\.sql$/.test(name))
   .sort();
+export const migrationPath = (file: string) => new URL(file, DIR);
+/** The versions of the chain of 2026-11-26 that the baseline replaced (supabase/tests/fixtures/chain-2026-11-26/). */
+export const CHAIN_2026_11_26 = [
+  '20261122044500',
+  '20261122044600',
+  '20261122044800',
+  '20261124100000',
+  '20261125100000',
+  '20261125100100',
+  '20261125100200',
+  '20261125200000',
+  '20261126100000',
+  '20261126200000',
+  '20261126200100',
+  '20261126300000',
+  '20261126300100',
+  '20261126400000',
+  '20261126500000',
+  '20261126600000',
+];
+export const MOVE_TO_BASELINE = 'npm run waitlist -- baseline';
 const OBJECT =
-  /^\s*(create|drop)\s+(?:or\s+replace\s+)?(table|view|function|sequence)\s+(?:if\s+(?:not\s+)?exists\s+)?(\w+\.\w+)/gim;
+  /^\s*create\s+(?:or\s+replace\s+)?(table|view|function|sequence)\s+(?:if\s+not\s+exists\s+)?(\w+\.\w+)/gim;
 
-type DbObject = { file: string; kind: string; name: string };
-
-/** What each file creates and no later file drops, in file order. */
-function expectedObjects(): DbObject[] {
-  let objects: DbObject[] = [];
-  for (const file of FILES) {
-    for (const [, verb, kind, name] of readFileSync(new URL(file, DIR), 'utf8').matchAll(OBJECT)) {
-      const found = { file, kind: kind.toLowerCase(), name: name.toLowerCase() };
-      if (verb.toLowerCase() === 'create') objects.push(found);
-      else objects = objects.filter((o) => o.kind !== found.kind || o.name !== found.name);
-    }
-  }
-  return objects;
-}
-
+const onOldChain = (how: string) =>
+  setup(
+    'migrations',
+    `The database is on the migrations this clone's baseline replaced (${how}).`,
+    `Move it onto the baseline: ${MOVE_TO_BASELINE} (docs/operations.md).`,
+  );
 const notApplied = (files: string[], how: string) =>
   setup('migrations', `Not applied (${how}): ${files.join(', ')}.`, `Apply them from this clone: ${APPLY_MIGRATIONS}`);
 
 async function byHistory(db: pg.Client): Promise<Finding> {
   const { rows } = await db.query<{ version: string }>('select version from supabase_migrations.schema_migrations');
   const applied = new Set(rows.map((row) => row.version));
-  const missing = FILES.filter((file) => !applied.has(file.slice(0, 14)));
+  if (CHAIN_2026_11_26.some((version) => applied.has(version))) {
+    return onOldChain('supabase_migrations.schema_migrations lists them');
+  }
+  const missing = MIGRATIONS.filter((file) => !applied.has(file.slice(0, 14)));
   if (missing.length) return notApplied(missing, 'supabase_migrations.schema_migrations');
-  const unknown = [...applied].filter((version) => !FILES.some((file) => file.startsWith(`${version}_`)));
+  const unknown = [...applied].filter((version) => !MIGRATIONS.some((file) => file.startsWith(`${version}_`)));
   if (unknown.length) {
     return setup(
       'migrations',
@@ -46,11 +63,17 @@ async function byHistory(db: pg.Client): Promise<Finding> {
       'Update this clone (git pull), then check again.',
     );
   }
-  return ok('migrations', `All ${FILES.length} applied (supabase_migrations.schema_migrations).`);
+  return ok('migrations', `All ${MIGRATIONS.length} applied (supabase_migrations.schema_migrations).`);
 }
 
 async function byObjects(db: pg.Client): Promise<Finding> {
-  const expected = expectedObjects();
+  const expected = MIGRATIONS.flatMap((file) =>
+    [...readFileSync(migrationPath(file), 'utf8').matchAll(OBJECT)].map(([, kind, name]) => ({
+      file,
+      kind: kind.toLowerCase(),
+      name: name.toLowerCase(),
+    })),
+  );
   const { rows } = await db.query<{ i: number }>(
     `select o.i from unnest($1::text[], $2::text[]) with ordinality as o(kind, name, i)
      where not case o.kind
@@ -63,7 +86,12 @@ async function byObjects(db: pg.Client): Promise<Finding> {
   );
   const missing = rows.map((row) => expected[Number(row.i) - 1]);
   if (!missing.length)
-    return ok('migrations', `All ${FILES.length} applied (each one's tables, views and functions exist).`);
+    return ok('migrations', `All ${MIGRATIONS.length} applied (each one's tables, views and functions exist).`);
+  const { rows: chain } = await db.query<{ old: boolean }>(
+    `select exists (select from pg_class c join pg_namespace n on n.oid = c.relnamespace
+                    where n.nspname = 'private' and c.relname = 'waiting_list_keys') as old`,
+  );
+  if (chain[0].old) return onOldChain('private.waiting_list_keys exists');
   const files = [...new Set(missing.map((o) => o.file))];
   return notApplied(files, `missing ${missing.map((o) => o.name).join(', ')}`);
 }

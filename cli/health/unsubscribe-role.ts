@@ -28,7 +28,7 @@ export async function checkUnsubscribeRole(db: pg.Client): Promise<Finding> {
      from pg_roles r where r.rolname = $1`,
     [ROLE],
   );
-  const fix = `Restore it as supabase/migrations/20261126300000_one_click_unsubscribe.sql grants it (supabase/README.md, "One-click unsubscribe").`;
+  const fix = `Restore it as supabase/migrations/20261128100300_owner.sql grants it (supabase/README.md, "One-click unsubscribe").`;
   const role = rows[0];
   if (!role) return problem('unsubscribe role', `The role ${ROLE} is missing: one-click unsubscribes fail.`, fix);
   const extra = [

@@ -33,7 +33,7 @@ describe('limits', () => {
   it('lists the pg_cron jobs where the migration could schedule them, and warns of nothing', async () => {
     const { stdout, stderr } = await waitlist(['limits'], { DATABASE_URL: ownerUrl(sharedDatabase()) });
     expect(stdout).toMatch(
-      /\nwaitlist-purge-job-history +30 3 \* \* \*\nwaitlist-seal-hour-keys +\* \* \* \* \*\nwaitlist-seal-pending +5 \* \* \* \*\nwaitlist-seal-ratchet +0 \* \* \* \*\nwaitlist-signup-guard-upkeep +\* \* \* \* \*\n$/,
+      /\nwaitlist-purge-job-history +30 3 \* \* \*\nwaitlist-seal-hour-keys +\* \* \* \* \*\nwaitlist-seal-pending +5 \* \* \* \*\nwaitlist-signup-guard-upkeep +\* \* \* \* \*\n$/,
     );
     expect(stderr).toBe('');
   });

@@ -1,13 +1,18 @@
 /**
- * `waitlist health` on a database that lacks this clone's newest migration: exit 2 with the command
- * that applies it, whether the Supabase CLI's history table says so or the migration's objects are
- * missing. A database of its own (no pg_cron there: its findings are not what this file checks).
+ * `waitlist health` on a database that lacks this clone's newest migration: a setup finding with
+ * the command that applies it, whether the Supabase CLI's history table says so or the migration's
+ * objects are missing; on a database still on the chain the baseline replaced, the command that
+ * moves it. A database of its own (no pg_cron there: its findings are not what this file checks).
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
+import { connect, createEmptyDatabase } from '../../supabase/harness/database';
+import { migrate } from '../../supabase/harness/migrations';
+import { CHAIN_2026_11_26 } from '../../supabase/tests/chain';
+import { sharedDatabase } from '../../supabase/tests/shared-server';
+import { checkMigrations } from '../health/migrations';
 import { findingsOf, health, useStandIns } from './health-stand-ins';
 import { useOwnDatabase } from './own-database';
-import { sharedDatabase } from '../../supabase/tests/shared-server';
 
 const NAME = 'cli_health_migrations';
 useOwnDatabase(NAME);
@@ -15,9 +20,15 @@ const stand = useStandIns(() => ({ ...sharedDatabase(), database: NAME }));
 
 const files = readdirSync(new URL('../../supabase/migrations/', import.meta.url)).sort();
 const newest = files.at(-1)!;
-/** The migration that seals the list (its functions are what a later file is least likely to recreate). */
-const sealed = files.find((file) => file.endsWith('_sealed_list.sql'))!;
-const APPLY = 'Fix: Apply them from this clone: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL" --yes';
+const sealing = files.find((file) => file.endsWith('_sealing.sql'))!;
+const APPLY = 'Apply them from this clone: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL" --yes';
+const OLD_CHAIN = {
+  check: 'migrations',
+  outcome: 'setup',
+  fix: 'Move it onto the baseline: npm run waitlist -- baseline (docs/operations.md).',
+};
+const migrationsFinding = async (args: string[] = []) =>
+  findingsOf(await health(stand, ['--json', ...args])).find((f) => f.check === 'migrations');
 
 describe('waitlist health, migrations', () => {
   it("reads the Supabase CLI's history table where there is one", async () => {
@@ -25,42 +36,59 @@ describe('waitlist health, migrations', () => {
       `create schema supabase_migrations;
        create table supabase_migrations.schema_migrations (version text primary key, statements text[], name text)`,
     );
+    const record = (versions: string[]) =>
+      stand.owner.query('insert into supabase_migrations.schema_migrations (version) select unnest($1::text[])', [
+        versions,
+      ]);
     try {
-      for (const file of files.slice(0, -1)) {
-        await stand.owner.query('insert into supabase_migrations.schema_migrations values ($1, null, $2)', [
-          file.slice(0, 14),
-          file.slice(15, -4),
-        ]);
-      }
+      await record(files.slice(0, -1).map((file) => file.slice(0, 14)));
       const run = await health(stand);
       expect(run.code).toBe(2);
       expect(run.stdout).toContain(
-        `SETUP   migrations: Not applied (supabase_migrations.schema_migrations): ${newest}.\n        ${APPLY}\n`,
+        `SETUP   migrations: Not applied (supabase_migrations.schema_migrations): ${newest}.\n        Fix: ${APPLY}\n`,
       );
 
-      await stand.owner.query('insert into supabase_migrations.schema_migrations values ($1)', [newest.slice(0, 14)]);
-      const current = findingsOf(await health(stand, ['--json'])).find((f) => f.check === 'migrations');
-      expect(current).toEqual({
+      await record([newest.slice(0, 14)]);
+      expect(await checkMigrations(stand.owner)).toEqual({
         check: 'migrations',
         outcome: 'ok',
         says: `All ${files.length} applied (supabase_migrations.schema_migrations).`,
+      });
+
+      // A history the baseline replaced, not yet moved (`migration repair` has not run).
+      await stand.owner.query('delete from supabase_migrations.schema_migrations');
+      await record(['20261122044500', '20261126600000']);
+      expect(await migrationsFinding()).toEqual({
+        ...OLD_CHAIN,
+        says: "The database is on the migrations this clone's baseline replaced (supabase_migrations.schema_migrations lists them).",
       });
     } finally {
       await stand.owner.query('drop schema supabase_migrations cascade');
     }
   });
 
+  it('without a history, names a database whose tables are those of the old chain', async () => {
+    const info = await createEmptyDatabase(sharedDatabase(), 'cli_health_old_chain');
+    await migrate(info, { files: CHAIN_2026_11_26 });
+    const owner = await connect(info, 'postgres');
+    try {
+      expect(await checkMigrations(owner)).toEqual({
+        ...OLD_CHAIN,
+        says: "The database is on the migrations this clone's baseline replaced (private.waiting_list_keys exists).",
+      });
+    } finally {
+      await owner.end();
+    }
+  });
+
   it('elsewhere, finds the objects of a migration missing', async () => {
     // As if the sealing migration had never been applied (two of the functions it adds).
-    await stand.owner.query('drop function private.advance_seal_key(), private.ratchet_derive(bytea, text)');
-    const run = await health(stand);
-    expect(run.code).toBe(2);
-    expect(run.stdout).toContain(
-      `SETUP   migrations: Not applied (missing private.ratchet_derive, private.advance_seal_key): ${sealed}.\n        ${APPLY}\n`,
-    );
-    // The visitor's path still works: only the setup is reported.
-    expect(findingsOf(await health(stand, ['--json'])).filter((f) => f.outcome !== 'ok')).toEqual([
-      expect.objectContaining({ check: 'migrations', outcome: 'setup' }),
-    ]);
+    await stand.owner.query('drop function private.seal_pending(), private.retire_hour_keys()');
+    expect(await migrationsFinding()).toEqual({
+      check: 'migrations',
+      outcome: 'setup',
+      says: `Not applied (missing private.seal_pending, private.retire_hour_keys): ${sealing}.`,
+      fix: APPLY,
+    });
   });
 });

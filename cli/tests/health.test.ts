@@ -42,7 +42,6 @@ describe('waitlist health, the public half', () => {
       [
         ...['site', 'CSP', 'data API', 'public read', 'migrations', 'origins', 'limits', UPKEEP, PURGE],
         ...[
-          'waitlist-seal-ratchet',
           'waitlist-seal-pending',
           'waitlist-seal-hour-keys',
           'guard data',

@@ -9,16 +9,14 @@
  * that migration alternately in one run (compareLaunchDays).
  */
 import { cpus, totalmem } from 'node:os';
+import { basename } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { DatabaseError, type Client } from 'pg';
 import { insertEmail, refusal } from '../harness/api-request';
 import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
 import { connect, createEmptyDatabase, createSupabaseDatabase, type ConnectionInfo } from '../harness/database';
-import { createWaitlistDatabase, migrate } from '../harness/migrations';
+import { createWaitlistDatabase, migrate, migrationFiles } from '../harness/migrations';
 import { sealList } from '../harness/sealed';
-import { Ratchet } from '../../cli/seal/ratchet';
-import { newRecoveryKey } from '../../cli/seal/recovery-key';
-import { resealList } from '../../cli/seal/reseal';
 
 const INSERTS = 5_000;
 const DUPLICATES = 1_000;
@@ -141,7 +139,7 @@ async function launchDayLoad(info: ConnectionInfo, owner: Client, round = 0) {
   await Promise.all(clients.map((client) => client.end()));
 
   const { rows: listed } = await owner.query(
-    `select count(*)::int as n from private.waiting_list_keys
+    `select count(*)::int as n from private.signup_addresses
      where address_hash in (select private.address_hash(e) from unnest($1::text[]) e)`,
     [real.map((signup) => signup.email)],
   );
@@ -150,7 +148,7 @@ async function launchDayLoad(info: ConnectionInfo, owner: Client, round = 0) {
   );
   const { rows: floodSlots } = await owner.query(
     `select slot_start, signups from private.signup_counts
-     where network = private.network_key($1 || '/32', slot_start) and slot_end - slot_start = interval '10 minutes'`,
+     where network = private.network_hash($1 || '/32', slot_start) and slot_end - slot_start = interval '10 minutes'`,
     [floodNetwork(round)],
   );
   const cap = Math.min(limits[0].per_10_minutes, limits[0].per_day); // one slot (awayFromSlotEnd)
@@ -176,34 +174,23 @@ async function launchDayLoad(info: ConnectionInfo, owner: Client, round = 0) {
 }
 
 /**
- * Seals the list as `keys init` did with the migrations it has: with hourly keys, or, before
- * 20261126200000_hourly_seal_keys, with the recovery-key ratchet.
- */
-async function sealAsKeysInit(owner: Client) {
-  const { rows } = await owner.query(`select to_regclass('private.owner_key') is not null as hourly`);
-  if (rows[0].hourly) await sealList(owner);
-  else await resealList(owner, null, new Ratchet(newRecoveryKey()));
-}
-
-/**
  * --before <migration>: launch day only, alternately on two databases of one server, one migrated
  * up to (not including) that migration, one with every migration: before, after, before, after, …
  * Each round has networks and addresses of its own; two rounds per database stay within one slot's
- * 'all' limit (30,000). Both databases are sealed (sealAsKeysInit); neither runs pg_cron (it serves
+ * 'all' limit (30,000). Both databases are sealed (sealList); neither runs pg_cron (it serves
  * one database).
  */
 async function compareLaunchDays(cluster: Cluster, before: string, rounds: number) {
   const databases = [] as { label: string; info: ConnectionInfo; owner: Client }[];
   const shared = await createSupabaseDatabase(cluster); // Supabase's roles, for the whole server
-  for (const [label, range] of [
-    ['before', { before }],
-    ['after', {}],
+  for (const [label, files] of [
+    ['before', migrationFiles().filter((path) => basename(path) < before)],
+    ['after', migrationFiles()],
   ] as const) {
     const info = { ...(await createEmptyDatabase(shared, `bench_${label}`)), cron: false };
-    await migrate(info, range);
+    await migrate(info, { files });
     const owner = await connect(info, 'postgres');
-    if (label === 'before') await owner.query(`insert into public.waiting_list (email) values ('taken@example.com')`);
-    await sealAsKeysInit(owner);
+    await sealList(owner);
     databases.push({ label, info, owner });
   }
   const table: Record<string, string | number>[] = [];

@@ -1,9 +1,9 @@
 /**
  * npm run bench:guesses — how fast a thief holding a copy of the database tests
- * guessed addresses against the list's keyed hash, on one core (supabase/security.md,
- * "Pseudonymous, not anonymous"). A guess: a candidate's keyed hash, looked up among 100,000
- * stored hashes. Before: SHA-256(secret ‖ address), private.address_hash before
- * 20261126200100_slow_address_hash; after: that, then ROUNDS rounds of HMAC-SHA256 under the
+ * guessed addresses against the list's address hash, on one core (supabase/security.md,
+ * "Pseudonymous, not anonymous"). A guess: a candidate's address hash, looked up among 100,000
+ * stored hashes. Before: SHA-256(secret ‖ canonical address) alone (private.keyed_hash, what the
+ * address hash was until 2026-11-26); after: that, then ROUNDS rounds of HMAC-SHA256 under the
  * secret (private.stretch_hash), with Node's createHmac and the secret made a KeyObject once (a
  * raw key costs createHmac several times more). Both hashes are first checked against the
  * database's own functions, on a throwaway server. Before and after alternate, three rounds each;
@@ -16,7 +16,7 @@ import { startCluster } from '../harness/cluster';
 import { connect } from '../harness/database';
 import { createWaitlistDatabase } from '../harness/migrations';
 
-/** The rounds of private.stretch_hash (20261126200100_slow_address_hash.sql). */
+/** The rounds of private.stretch_hash (supabase/migrations/20261128100000_waiting_list.sql). */
 const ROUNDS = 64;
 const STORED = 100_000;
 const ROUNDS_OF_EACH = 3;
@@ -51,10 +51,10 @@ const cluster = await startCluster();
 let secret: Buffer;
 try {
   const owner = await connect(await createWaitlistDatabase(cluster), 'postgres');
-  const address = 'first.last@example.com'; // already its private.email_key
+  const address = 'first.last@example.com'; // already its private.canonical_address
   const { rows } = await owner.query(
-    `select s.secret, private.email_key($1) = $1 as keyed, private.keyed_hash(s.secret, $1) as before,
-            private.address_hash($1) as after from private.owner_secret s`,
+    `select s.secret, private.canonical_address($1) = $1 as keyed, private.keyed_hash(s.secret, $1) as before,
+            private.address_hash($1) as after from private.address_hash_secret s`,
     [address],
   );
   await owner.end();

@@ -1,6 +1,6 @@
 /**
- * The migrations as `supabase db reset` applies them (each file in one transaction, as `postgres`),
- * then the seed; or a range of them, as `db push` brings a deployed database up to date.
+ * The migrations as `supabase db push` applies them (each file in one transaction, as `postgres`),
+ * then the seed: supabase/migrations/, or another chain of files (a test's fixtures).
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -10,17 +10,17 @@ import type { Cluster } from './cluster';
 import { connect, createSupabaseDatabase, PUBLIC_SCHEMA_USAGE, type ConnectionInfo } from './database';
 
 const SUPABASE_DIR = fileURLToPath(new URL('..', import.meta.url));
+export const MIGRATIONS_DIR = join(SUPABASE_DIR, 'migrations');
 const MIGRATION_NAME = /^\d{14}_[a-z0-9_]+\.sql$/;
 
-function migrationFiles(): string[] {
-  return readdirSync(join(SUPABASE_DIR, 'migrations'))
+/** The files of a migrations folder, in the order they apply. */
+export function migrationFiles(dir = MIGRATIONS_DIR): string[] {
+  const names = readdirSync(dir)
     .filter((name) => name.endsWith('.sql'))
     .sort();
-}
-
-function checkMigrationNames(names: string[]): void {
   const bad = names.filter((name) => !MIGRATION_NAME.test(name));
   if (bad.length) throw new Error(`Not <UTC timestamp>_<name>.sql: ${bad.join(', ')}`);
+  return names.map((name) => join(dir, name));
 }
 
 async function runFile(client: pg.Client, path: string): Promise<void> {
@@ -41,24 +41,19 @@ export async function createWaitlistDatabase(cluster: Cluster): Promise<Connecti
   return waitlist;
 }
 
-/** Migrations to apply, by file name or version: from `from` on, and/or only those before `before`. */
-export type MigrationRange = { from?: string; before?: string };
-
 /**
- * Every migration in order, then the seed, as `postgres` (what `supabase db reset` runs). With a
- * range, only those migrations and no seed: a database as it was before a migration, then brought
- * up to date as `db push` does to a deployed one.
+ * Every migration in order (or `files`), as `postgres` (what `supabase db reset` runs), then the
+ * seed unless `seed` is false.
  */
-export async function migrate(database: ConnectionInfo, { from = '', before }: MigrationRange = {}): Promise<void> {
+export async function migrate(
+  database: ConnectionInfo,
+  { files = migrationFiles(), seed = true }: { files?: string[]; seed?: boolean } = {},
+): Promise<void> {
   const owner = await connect(database, 'postgres');
   try {
-    if (!from) await owner.query(PUBLIC_SCHEMA_USAGE);
-    const names = migrationFiles();
-    checkMigrationNames(names);
-    for (const name of names.filter((n) => n >= from && (!before || n < before))) {
-      await runFile(owner, join(SUPABASE_DIR, 'migrations', name));
-    }
-    if (!from && !before) await runFile(owner, join(SUPABASE_DIR, 'seed.sql'));
+    await owner.query(PUBLIC_SCHEMA_USAGE);
+    for (const path of files) await runFile(owner, path);
+    if (seed) await runFile(owner, join(SUPABASE_DIR, 'seed.sql'));
   } finally {
     await owner.end();
   }

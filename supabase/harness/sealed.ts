@@ -1,20 +1,28 @@
 /**
- * Seals a test or benchmark database as `waitlist keys init` does (the same code, in-process),
- * with a fresh owner key pair: its signups then take the sealed path, as they do in production.
+ * Seals a test or benchmark database as `waitlist keys init` leaves it: a fresh owner key pair,
+ * its public half in private.owner_key, every stored address sealed (private.seal_pending). Its
+ * signups then take the sealed path, as they do in production. And opens what the list holds,
+ * as the owner's command does, with OpenPGP.js and Node's crypto.
  */
+import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
 import { chmodSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import * as openpgp from 'openpgp';
 import type { Client } from 'pg';
-import { installOwnerKey } from '../../cli/seal/install';
-import { Opener } from '../../cli/seal/open';
-import { newOwnerKeyPair, parseOwnerKey } from '../../cli/seal/owner-key';
-import { addressOf, type StoredAddress } from '../../cli/seal/sealed-list';
 
 /** Returns the owner's private key, armored, as `keys init` writes it to its file. */
 export async function sealList(owner: Client): Promise<string> {
-  const pair = await newOwnerKeyPair();
-  await installOwnerKey(owner, pair.publicKey, await parseOwnerKey(pair.privateKey, 'the new key'));
+  // RSA 3072, as keys init makes it (pgcrypto wraps to RSA or Elgamal only).
+  const pair = await openpgp.generateKey({
+    type: 'rsa',
+    rsaBits: 3072,
+    userIDs: [{ name: 'waitlist owner' }],
+    format: 'armored',
+  });
+  const publicKey = (await openpgp.readKey({ armoredKey: pair.publicKey })).write();
+  await owner.query('insert into private.owner_key (public_key) values ($1)', [Buffer.from(publicKey)]);
+  await owner.query('select private.seal_pending()');
   return pair.privateKey;
 }
 
@@ -26,25 +34,60 @@ export function ownerKeyFile(armored: string): string {
   return file;
 }
 
+type Row = { id: string; email: string | null; hour_key_id: string | null; seal: Buffer | null };
+
+/** An hour key unwrapped with the owner's private key. */
+async function hourKey(owner: Client, privateKey: openpgp.PrivateKey, id: string): Promise<Buffer> {
+  const { rows } = await owner.query<{ wrapped: Buffer }>(
+    'select wrapped from private.wrapped_hour_keys where id = $1',
+    [id],
+  );
+  const message = await openpgp.readMessage({ binaryMessage: rows[0].wrapped });
+  const { data } = await openpgp.decrypt({ message, decryptionKeys: privateKey, format: 'binary' });
+  return Buffer.from(data);
+}
+
+/** A seal opened: iv ‖ AES-256-CBC ‖ HMAC-SHA256(hour key id ‖ signup id ‖ iv ‖ ciphertext), tag first. */
+function open(key: Buffer, row: Row): string {
+  const seal = row.seal!;
+  const body = seal.subarray(0, seal.length - 32);
+  const header = Buffer.alloc(16);
+  header.writeBigInt64BE(BigInt(row.hour_key_id!), 0);
+  header.writeBigInt64BE(BigInt(row.id), 8);
+  const tag = createHmac('sha256', key.subarray(32)).update(header).update(body).digest();
+  if (!timingSafeEqual(tag, seal.subarray(body.length))) throw new Error(`Signup ${row.id}: its tag does not verify.`);
+  const decipher = createDecipheriv('aes-256-cbc', key.subarray(0, 32), body.subarray(0, 16));
+  return Buffer.concat([decipher.update(body.subarray(16)), decipher.final()]).toString('utf8');
+}
+
 /**
  * The address of each signup, by id, opened as the owner's command opens it: what the list holds,
  * byte for byte. `ownerKey`: the list's private key, armored (none while it is not sealed).
- * `address`: only the signups of that address (any letter case or Unicode form: found by its keyed hash).
+ * `address`: only the signups of that address (any letter case or Unicode form: found by its address hash).
  */
 export async function storedAddresses(
   owner: Client,
   ownerKey?: string,
   address?: string,
 ): Promise<Map<string, string>> {
-  const { rows } = await owner.query<StoredAddress>(
-    `select w.id, w.email, k.step, k.key_id::text, k.sealed
-     from public.waiting_list w join private.waiting_list_keys k on k.id = w.id
-     where $1::text is null or k.address_hash = private.address_hash($1) order by w.id`,
+  const { rows } = await owner.query<Row>(
+    `select w.id, w.email, a.hour_key_id::text, a.seal
+     from public.waiting_list w join private.signup_addresses a on a.id = w.id
+     where $1::text is null or a.address_hash = private.address_hash($1) order by w.id`,
     [address ?? null],
   );
-  const opener = ownerKey ? new Opener(await parseOwnerKey(ownerKey, 'the owner key'), null) : null;
+  const privateKey = ownerKey ? await openpgp.readPrivateKey({ armoredKey: ownerKey }) : null;
+  const keys = new Map<string, Buffer>();
   const opened = new Map<string, string>();
-  for (const row of rows) opened.set(row.id, await addressOf(owner, row, opener));
+  for (const row of rows) {
+    if (row.email !== null) opened.set(row.id, row.email);
+    else if (row.seal === null || row.hour_key_id === null) throw new Error(`Signup ${row.id} holds nothing.`);
+    else if (!privateKey) throw new Error(`Signup ${row.id} is sealed, and no owner key was given.`);
+    else {
+      if (!keys.has(row.hour_key_id)) keys.set(row.hour_key_id, await hourKey(owner, privateKey, row.hour_key_id));
+      opened.set(row.id, open(keys.get(row.hour_key_id)!, row));
+    }
+  }
   return opened;
 }
 

@@ -16,8 +16,8 @@ describe.each<ApiRole>(['anon', 'authenticated'])('with the public key, as %s', 
     const result = await insertEmail(db.api, email('new'), { role });
     expect(result.rows).toEqual([{ inserted: '1' }]);
     const saved = await db.owner.query(
-      `select w.email from public.waiting_list w join private.waiting_list_keys k on k.id = w.id
-       where k.address_hash = private.address_hash($1) and w.created_at > now() - interval '1 minute'`,
+      `select w.email from public.waiting_list w join private.signup_addresses a on a.id = w.id
+       where a.address_hash = private.address_hash($1) and w.created_at > now() - interval '1 minute'`,
       [email('new')],
     );
     expect(saved.rows).toEqual([{ email: null }]);
@@ -84,7 +84,7 @@ describe('with the service key, as service_role', () => {
 });
 
 /**
- * Schema private: the abuse guard, the duplicate keys, the export. Every object in it is listed
+ * Schema private: the abuse guard, the address hashes and seals, the owner's lists. Every object in it is listed
  * from the catalog at run time, so an object a later migration adds is covered without editing
  * this file. No API role may reach any of them: not the public key's roles, and not service_role
  * either (the owner's side runs as postgres; supabase/security.md, "What the public key can and
@@ -120,25 +120,25 @@ describe('schema private, every object in it', () => {
         'table signup_limits',
         'table signup_counts',
         'table signup_secrets',
-        'table waiting_list_keys',
-        // The owner's side (cli/): the do-not-email list, the send journal, the hashes' key.
+        'table signup_addresses',
+        'table address_hash_secret',
+        // The owner's side (cli/): the do-not-email list, the send journal.
         'table do_not_email',
         'table notify_journal',
-        'table owner_secret',
         'view mailable_signups',
-        // Sealed at rest: the current step's key, and whether sealing is on.
-        'table seal_key',
-        'table seal_chain',
+        // Sealed at rest: the owner key's public half, the wrapped hour keys, an hour key in clear.
+        'table owner_key',
+        'table wrapped_hour_keys',
+        'table hour_key_0',
         'function private.address_hash(text)',
         'function private.seal_status()',
         'function private.limit_signups()',
         'function private.forget_expired_signups()',
       ]),
     );
-    // The first guard's table and the old export view are gone: nothing below may pass because an object is missing.
-    expect(names).not.toContain('table signup_attempts');
-    expect(names).not.toContain('view waiting_list_export');
-    expect(names).not.toContain('function private.csv_cell(text)');
+    // The hash ratchet is gone: nothing below may pass because an object is missing.
+    expect(names).not.toContain('table seal_key');
+    expect(names).not.toContain('table seal_chain');
   });
 
   it.each(API_ROLES)('%s has no privilege on the schema itself', async (role) => {
@@ -209,7 +209,7 @@ describe('schema private, every object in it', () => {
       for (const { name } of relations()) {
         expect(await refusal(asRole(`select * from private.${name} limit 1`)), name).toMatchObject(SCHEMA_DENIED);
       }
-      expect(await refusal(asRole(`select private.csv_cell('=1')`))).toMatchObject(SCHEMA_DENIED);
+      expect(await refusal(asRole(`select private.address_hash('a@b.co')`))).toMatchObject(SCHEMA_DENIED);
       expect(await refusal(asRole(`select private.email_format_ok('a@b.co')`))).toMatchObject(SCHEMA_DENIED);
       expect(await refusal(asRole('select private.forget_expired_signups()'))).toMatchObject(SCHEMA_DENIED);
     });

@@ -1,7 +1,8 @@
 /**
- * The addresses stored before `keys init`, on a project deployed before the list was sealed, its
- * statistics gathered as autovacuum gathers them, pg_stat_statements loaded as on Supabase: after
- * `keys init` no relation file of the data directory holds any of them, in any form
+ * The addresses stored before `keys init`, on a project deployed before the list was sealed (the
+ * chain of 2026-11-26 up to its sealing migration, then the rest of it, then `waitlist baseline`'s
+ * move), its statistics gathered as autovacuum gathers them, pg_stat_statements loaded as on
+ * Supabase: after `keys init` no relation file of the data directory holds any of them, in any form
  * (supabase/security.md, "Sealed at rest"); pg_wal/ holds them until its files are recycled and
  * written over, as measured here. Without the database's ownership, `keys init` cannot rewrite
  * pg_statistic, says so, and what it prints, pasted step by step, does it.
@@ -19,11 +20,13 @@ import {
   ownerUrl,
   type ConnectionInfo,
 } from '../harness/database';
+import { moveToBaseline } from '../../cli/baseline';
 import { migrate } from '../harness/migrations';
+import { CHAIN_2026_11_26 } from './chain';
 import { addressesIn, filesUnder } from './copies';
 
-/** The migration that sealed the list: before it, each address was stored as typed and lower-cased. */
-const SEALED = '20261125200000_sealed_list.sql';
+/** The chain's migration that sealed the list: before it, each address was stored as typed and lower-cased. */
+const SEALED = CHAIN_2026_11_26.findIndex((path) => path.endsWith('_sealed_list.sql'));
 
 /**
  * Each address once (the list refuses a second signup of one), so ANALYZE keeps a histogram of
@@ -46,16 +49,13 @@ const SECRET_COLUMNS = [
   'private.hour_key_0.clear_key',
   'private.hour_key_1.clear_key',
   'private.hour_key_2.clear_key',
-  'private.owner_secret.secret',
-  'private.seal_key.chain_key',
-  'private.seal_key.encryption_key',
-  'private.seal_key.authentication_key',
+  'private.address_hash_secret.secret',
   'private.signup_secrets.secret',
 ];
 
 /** A project deployed before the list was sealed: `addresses` signed up, then ANALYZE, as autovacuum runs it. */
 async function deployedBeforeSealing(info: ConnectionInfo, addresses: string[]): Promise<void> {
-  await migrate(info, { before: SEALED });
+  await migrate(info, { files: CHAIN_2026_11_26.slice(0, SEALED), seed: false });
   const api = await connect(info, 'authenticator');
   try {
     for (const address of addresses) await insertEmail(api, address);
@@ -66,10 +66,11 @@ async function deployedBeforeSealing(info: ConnectionInfo, addresses: string[]):
   await owner.query('analyze').finally(() => owner.end());
 }
 
-/** `supabase db push` of the later migrations, ANALYZE again, then `keys init` as the owner runs it. */
+/** `supabase db push` of the later migrations, the move, ANALYZE again, then `keys init` as the owner runs it. */
 async function pushedAndSealed(info: ConnectionInfo) {
-  await migrate(info, { from: SEALED });
+  await migrate(info, { files: CHAIN_2026_11_26.slice(SEALED), seed: false });
   const owner = await connect(info, 'postgres');
+  await moveToBaseline(owner);
   await owner.query('analyze').finally(() => owner.end());
   return keysInit({ DATABASE_URL: ownerUrl(info) });
 }

@@ -55,7 +55,7 @@ export async function countsOf(owner: Client, network: string) {
   const { rows } = await owner.query(
     `select extract(epoch from slot_end - slot_start)::int as seconds, signups
      from private.signup_counts
-     where network = private.network_key($1) and private.signup_clock() >= slot_start and private.signup_clock() < slot_end`,
+     where network = private.network_hash($1) and private.signup_clock() >= slot_start and private.signup_clock() < slot_end`,
     [network],
   );
   return {

@@ -55,7 +55,7 @@ describe('hourly keys', () => {
     expect(await clearKeys()).toEqual([new Date(Date.UTC(2033, 5, 1, 4)).toISOString()]);
 
     const { rows } = await db.owner.query<{ hour: Date }>(
-      'select k.hour from private.waiting_list_keys wk join private.seal_keys k on k.id = wk.key_id order by wk.id',
+      'select k.hour from private.signup_addresses a join private.wrapped_hour_keys k on k.id = a.hour_key_id order by a.id',
     );
     expect(rows.map((row) => row.hour.getUTCHours()).slice(-5)).toEqual([3, 3, 3, 4, 4]);
   });

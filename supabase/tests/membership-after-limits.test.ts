@@ -2,7 +2,7 @@
  * No timing oracle once the quota is spent: the guard looks the address up only after the limits
  * admitted the request, so a refused request does the same work whether its address is listed or
  * not. Shown by what the request touches, not by a stopwatch: the advisory lock duplicates take,
- * and the scans of the duplicate keys.
+ * and the scans of the address hashes.
  */
 import type { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -21,7 +21,7 @@ const NETWORK = { clientIp: '203.0.113.190' };
 
 /**
  * One request of the network, in a transaction that survives its refusal (a savepoint): the
- * answer, and how often the request scanned private.waiting_list_keys.
+ * answer, and how often the request scanned private.signup_addresses.
  */
 async function probe(client: Client, email: string, settings = '') {
   await client.query('begin');
@@ -33,7 +33,7 @@ async function probe(client: Client, email: string, settings = '') {
     await client.query('rollback to savepoint request');
     const { rows } = await client.query(
       `select coalesce(seq_scan, 0) + coalesce(idx_scan, 0) as scans from pg_stat_xact_user_tables
-       where schemaname = 'private' and relname = 'waiting_list_keys'`,
+       where schemaname = 'private' and relname = 'signup_addresses'`,
     );
     return { answer: postgrestAnswer(error), keyScans: Number(rows[0].scans) };
   } finally {
@@ -51,7 +51,7 @@ afterAll(async () => {
 });
 
 describe('once the quota is spent', () => {
-  it('a listed and an unlisted address get the same 429 and never look at the duplicate keys', async () => {
+  it('a listed and an unlisted address get the same 429 and never look at the address hashes', async () => {
     for (const email of [LISTED, UNLISTED]) {
       expect(await probe(db.api, email), email).toEqual({ answer: answers.overSignupLimit, keyScans: 0 });
     }

@@ -31,16 +31,16 @@ async function answerTo(body: unknown, role: ApiRole = 'anon', clientIp = '203.0
   }
 }
 
-/** Signups of this address in any letter case (found by its keyed hash: the list is sealed). */
+/** Signups of this address in any letter case (found by its address hash: the list is sealed). */
 const listed = async (email: string) =>
   (
     await db.owner.query(
-      'select count(*)::int as n from private.waiting_list_keys where address_hash = private.address_hash($1)',
+      'select count(*)::int as n from private.signup_addresses where address_hash = private.address_hash($1)',
       [email],
     )
   ).rows[0].n;
 /** The id of the one signup of this address. */
-const SIGNUP = '(select id from private.waiting_list_keys where address_hash = private.address_hash($1))';
+const SIGNUP = '(select id from private.signup_addresses where address_hash = private.address_hash($1))';
 
 describe.each<ApiRole>(['anon', 'authenticated'])('an array posted as %s', (role) => {
   it.each([
@@ -136,10 +136,10 @@ describe('the owner', () => {
     await db.owner.query(`delete from public.waiting_list where id = ${SIGNUP}`, ['edit-a@example.com']);
     await insertEmail(db.api, 'EDIT-A@example.com'); // freed by the delete
     expect((await insertEmail(db.api, 'edit-b@example.com')).rows).toEqual([{ inserted: '1' }]); // freed by the update
-    // Every signup has its key row, and is either sealed or (the seed's, never here) plaintext.
+    // Every signup has its address row, and is either sealed or (the seed's, never here) plaintext.
     const { rows } = await db.owner.query(
-      `select count(*)::int as n from public.waiting_list w full join private.waiting_list_keys k using (id)
-       where k.id is null or w.id is null or (w.email is null) = (k.sealed is null)`,
+      `select count(*)::int as n from public.waiting_list w full join private.signup_addresses a using (id)
+       where a.id is null or w.id is null or (w.email is null) = (a.seal is null)`,
     );
     expect(rows[0].n).toBe(0);
   });

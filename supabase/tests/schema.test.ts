@@ -51,22 +51,22 @@ describe('public.waiting_list as the migrations leave it', () => {
       `select conname from pg_constraint where conrelid = 'public.waiting_list'::regclass and contype = 'c' order by conname`,
     );
     expect(checks.map((row) => row.conname)).toEqual([constraintNames.format, constraintNames.length]);
-    // The duplicate check: the keyed hash of every row's address, written by the sealing trigger and
-    // checked at the end of the statement (check_new_signup_keys).
+    // The duplicate check: the address hash of every row, written by the sealing trigger and
+    // checked at the end of the statement (check_new_signup_addresses).
     const [unique] = await rows(
       `select conrelid::regclass::text as rel, pg_get_constraintdef(oid) as def from pg_constraint where conname = $1`,
       [constraintNames.unique],
     );
     expect(unique).toEqual({
-      rel: 'private.waiting_list_keys',
+      rel: 'private.signup_addresses',
       def: 'UNIQUE (address_hash) DEFERRABLE INITIALLY DEFERRED',
     });
     const triggers = await rows(
       `select tgname from pg_trigger where tgrelid = 'public.waiting_list'::regclass and not tgisinternal order by tgname`,
     );
     expect(triggers.map((row) => row.tgname)).toEqual([
-      'check_changed_signup_keys',
-      'check_new_signup_keys',
+      'check_changed_signup_addresses',
+      'check_new_signup_addresses',
       'limit_rows_per_request',
       'limit_signups',
       'seal_changed_signups',

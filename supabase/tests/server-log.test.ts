@@ -1,9 +1,8 @@
 /**
  * The server log with every threshold on for the database (log_statement = 'all',
  * log_min_duration_statement = 0, the sampled ones at 0 and 1, parameters in full, on errors too,
- * auto_explain with nested plans, debug_print_plan): the migrations
- * 20261126400000_keep_parameters_out_of_the_log.sql and 20261126600000_no_plans_in_the_log.sql
- * give `authenticator` (the Data API) and `postgres` (the owner's commands) settings of their own,
+ * auto_explain with nested plans, debug_print_plan): the migration 20261128100400_logging.sql
+ * gives `authenticator` (the Data API) and `postgres` (the owner's commands) settings of their own,
  * so their statements are logged without a value (the log is read with each plan constant's bytes
  * as text, server-log.ts). Signups through the PostgREST emulation and the owner's erase leave
  * no address in the log; a session without those role settings, given the same, does.

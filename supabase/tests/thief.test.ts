@@ -55,16 +55,16 @@ const encodings = (bytes: Buffer) => [
 ];
 const holds = (copy: Buffer, bytes: Buffer) => encodings(bytes).some((form) => copy.includes(form));
 
-type Row = { id: bigint; keyId: bigint; sealed: Buffer };
+type Row = { id: bigint; keyId: bigint; seal: Buffer };
 
 /** The thief's own opening: the address, or null when the tag does not verify under `key`. */
 function openWith(key: Buffer, row: Row): string | null {
   const header = Buffer.alloc(16);
   header.writeBigInt64BE(row.keyId);
   header.writeBigInt64BE(row.id, 8);
-  const body = row.sealed.subarray(0, -32);
+  const body = row.seal.subarray(0, -32);
   const tag = createHmac('sha256', key.subarray(32)).update(header).update(body).digest();
-  if (!timingSafeEqual(tag, row.sealed.subarray(-32))) return null;
+  if (!timingSafeEqual(tag, row.seal.subarray(-32))) return null;
   const decipher = createDecipheriv('aes-256-cbc', key.subarray(0, 32), body.subarray(0, 16));
   return Buffer.concat([decipher.update(body.subarray(16)), decipher.final()]).toString('utf8');
 }
@@ -184,15 +184,16 @@ describe('a thief with any copy of the database', () => {
     log = readFileSync(cluster.logFile);
 
     const privateKey = await parseOwnerKey(ownerKey, 'the owner key');
-    for (const row of (await owner.query<{ id: string; wrapped: Buffer }>('select id, wrapped from private.seal_keys'))
-      .rows) {
+    for (const row of (
+      await owner.query<{ id: string; wrapped: Buffer }>('select id, wrapped from private.wrapped_hour_keys')
+    ).rows) {
       keys.set(BigInt(row.id), await unwrap(privateKey, row.wrapped));
     }
     rows = (
-      await owner.query<{ id: string; key_id: string; sealed: Buffer }>(
-        'select id, key_id, sealed from private.waiting_list_keys where key_id is not null order by id',
+      await owner.query<{ id: string; hour_key_id: string; seal: Buffer }>(
+        'select id, hour_key_id, seal from private.signup_addresses where seal is not null order by id',
       )
-    ).rows.map((row) => ({ id: BigInt(row.id), keyId: BigInt(row.key_id), sealed: row.sealed }));
+    ).rows.map((row) => ({ id: BigInt(row.id), keyId: BigInt(row.hour_key_id), seal: row.seal }));
   }, 300_000);
 
   afterAll(async () => {
@@ -244,7 +245,7 @@ describe('a thief with any copy of the database', () => {
   it('the server log, with every statement and parameter, opens nothing and holds no signed-up address', () => {
     expect(log.toString()).toContain('LOG:  statement:');
     expect(opensFrom(log)).toEqual([]);
-    // authenticator's role settings (20261126400000_keep_parameters_out_of_the_log.sql) win over the server's.
+    // authenticator's role settings (20261128100400_logging.sql) win over the server's.
     for (const address of [...BEFORE, ...AFTER_INIT])
       for (const form of forms(address)) expect(log.subarray(migratedAt).includes(form), address).toBe(false);
   });

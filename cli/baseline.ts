@@ -1,0 +1,125 @@
+/**
+ * `waitlist baseline`: moves a database of the chain of 2026-11-26 onto supabase/migrations/'s
+ * baseline. Refuses a list sealed by the hash ratchet; asks; runs the clean-up and every baseline
+ * file in one transaction; then rewrites the migration history with the pinned Supabase CLI, given
+ * the commands' own TLS and no password on its command line (PGPASSWORD). Safe to run again.
+ */
+import { execFile } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import type { ConnectionOptions } from 'node:tls';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Command } from 'commander';
+import type pg from 'pg';
+import { databaseConfig, longQuery, withDatabase } from './connect/database.ts';
+import { plural } from './health/finding.ts';
+import { CHAIN_2026_11_26, MIGRATIONS, migrationPath } from './health/migrations.ts';
+import { confirm, say, UsageError } from './terminal.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const CLEAN_UP = new URL('../supabase/baseline/from-chain-2026-11-26.sql', import.meta.url);
+const BASELINE = MIGRATIONS.map((file) => file.slice(0, 14));
+
+async function stateOf(db: pg.Client) {
+  const { rows } = await db.query<{ chain: boolean; baseline: boolean; history: boolean }>(
+    `select to_regclass('private.waiting_list_keys') is not null as chain,
+            to_regclass('private.signup_addresses') is not null as baseline,
+            to_regclass('supabase_migrations.schema_migrations') is not null as history`,
+  );
+  const [{ chain, baseline, history }] = rows;
+  const column = async (sql: string) => (await db.query(sql)).rows.map((row) => Object.values(row)[0] as string);
+  return {
+    chain,
+    baseline,
+    ratchetSealed: chain
+      ? Number((await column('select count(*) from private.waiting_list_keys where step is not null'))[0])
+      : 0,
+    history: history ? await column('select version from supabase_migrations.schema_migrations') : null,
+  };
+}
+
+/** The clean-up and every baseline file, in one transaction. */
+export async function moveToBaseline(db: pg.Client): Promise<void> {
+  const files = [CLEAN_UP, ...MIGRATIONS.map(migrationPath)];
+  await db.query('begin');
+  try {
+    for (const file of files) await db.query(longQuery(readFileSync(file, 'utf8')));
+    await db.query('commit');
+  } catch (error) {
+    await db.query('rollback');
+    throw error;
+  }
+}
+
+/** The CLI's URL: the endpoint and TLS of the commands' own connection; the password goes in PGPASSWORD. */
+function cliTarget(folder: string): { url: string; env: Record<string, string> } {
+  const config = databaseConfig();
+  const { user, password, host, port, database } = config;
+  const ssl = config.ssl as false | ConnectionOptions; // what connect/database.ts decided, never `true`
+  const query = new URLSearchParams({ sslmode: !ssl ? 'disable' : ssl.rejectUnauthorized ? 'verify-full' : 'require' });
+  if (ssl && ssl.rejectUnauthorized && typeof ssl.ca === 'string') {
+    writeFileSync(join(folder, 'ca.crt'), ssl.ca);
+    query.set('sslrootcert', join(folder, 'ca.crt'));
+  }
+  const at = host!.startsWith('/') ? `localhost:${port}` : `${host!.includes(':') ? `[${host}]` : host}:${port}`;
+  if (host!.startsWith('/')) query.set('host', host!);
+  return {
+    url: `postgresql://${encodeURIComponent(user!)}@${at}/${encodeURIComponent(database!)}?${query}`,
+    env: password === undefined ? {} : { PGPASSWORD: String(password) },
+  };
+}
+
+async function repairHistory(history: string[]): Promise<void> {
+  const folder = mkdtempSync(join(tmpdir(), 'waitlist-baseline-'));
+  try {
+    const { url, env } = cliTarget(folder);
+    const repair = (status: string, versions: string[]) =>
+      promisify(execFile)(
+        'npx',
+        ['--yes', 'supabase@3.1.0', 'migration', 'repair', '--status', status, ...versions, `--remote=${url}`, '--yes'],
+        { cwd: ROOT, env: { ...process.env, ...env }, timeout: 10 * 60_000 },
+      ).catch((error: { stdout?: string; stderr?: string }) => {
+        throw new Error(`supabase migration repair --status ${status} failed:\n${error.stdout}${error.stderr}`);
+      });
+    const old = CHAIN_2026_11_26.filter((version) => history.includes(version));
+    if (old.length) await repair('reverted', old);
+    await repair('applied', BASELINE);
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
+
+export function baselineCommand(): Command {
+  return new Command('baseline')
+    .description(
+      'Move a database migrated with the 16 migrations of 2026-11-26 onto the baseline: drop the hash ratchet, ' +
+        'rename, set every function and comment anew, then rewrite the migration history. Keeps every signup.',
+    )
+    .option('-y, --yes', 'do not ask (for scripts)')
+    .action(async (options: { yes?: boolean }) => {
+      const state = await withDatabase(stateOf);
+      if (state.ratchetSealed) {
+        throw new UsageError(
+          `${plural(state.ratchetSealed, 'signup')} sealed by the hash ratchet, which the baseline no longer has: move ` +
+            'them to hour keys first (`npm run waitlist -- keys upgrade` in a clone of commit a854308), then run this again.',
+        );
+      }
+      if (!state.chain && !state.baseline) throw new UsageError('This database has no waiting list to move.');
+      // The history is wrong while it lists a version of the chain, or lacks one of the baseline.
+      const history = state.history;
+      const historyWrong =
+        history && [...CHAIN_2026_11_26, ...BASELINE].some((v) => history.includes(v) !== BASELINE.includes(v));
+      if (!state.chain && !historyWrong) {
+        say('The database is on the baseline: nothing to do.');
+        return;
+      }
+      if (state.chain) say('The clean-up drops the hash ratchet and renames tables and columns, keeping every signup.');
+      if (history) say(`Then the migration history lists the baseline's ${BASELINE.length} files, not the old ones.`);
+      await confirm('Move this database onto the baseline?', options.yes);
+      if (state.chain) await withDatabase(moveToBaseline, { longQueries: true });
+      if (history) await repairHistory(history);
+      say('Done: the database is on the baseline.');
+    });
+}

@@ -1,0 +1,101 @@
+/**
+ * The baseline and the chain it replaced: a database migrated with the chain of 2026-11-26 and
+ * sealed, moved by `waitlist baseline`'s transaction (cli/baseline.ts: the clean-up, then every
+ * baseline file), has exactly the schema of a fresh baseline, and keeps its list. Compared in full:
+ * `pg_dump --schema-only` of both (tables, columns, constraints, indexes, functions, triggers,
+ * policies, grants and every COMMENT ON), normalised only as supabase/schema.sql is (the per-dump
+ * `\restrict` key and the server's minor version: harness/schema.ts), plus what that dump leaves
+ * out: the guard's numbered counter sequences, the pg_cron jobs and the roles' settings. Each database on a server of its own, so each has
+ * pg_cron (it runs in one database per server).
+ */
+import type { Client } from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { moveToBaseline } from '../../cli/baseline';
+import { insertEmail, refusal } from '../harness/api-request';
+import { startCluster, type Cluster } from '../harness/cluster';
+import { connect, createSupabaseDatabase, type ConnectionInfo } from '../harness/database';
+import { migrate } from '../harness/migrations';
+import { dumpSchema } from '../harness/schema';
+import { sealList, storedAddresses } from '../harness/sealed';
+import { CHAIN_2026_11_26 } from './chain';
+
+/** What a database holds that supabase/schema.sql's dump does not show. */
+async function beyondTheDump(owner: Client) {
+  const jobs = await owner.query(
+    'select jobname, schedule, command, database, username, active from cron.job order by jobname',
+  );
+  const settings = await owner.query(
+    `select r.rolname, s.setconfig from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
+     where r.rolname in ('authenticator', 'postgres', 'waitlist_unsubscribe') order by 1`,
+  );
+  // Every sequence of schema private, the guard's 1,280 numbered counters among them (harness/schema.ts
+  // leaves those out of the dump); privileges as pg_dump reads them (no ACL stored means the default).
+  const counters = await owner.query(
+    `select c.relname, coalesce(c.relacl, acldefault('s', c.relowner))::text as privileges, s.seqtypid::regtype::text
+     from pg_class c join pg_sequence s on s.seqrelid = c.oid
+     where c.relnamespace = 'private'::regnamespace order by 1`,
+  );
+  return { jobs: jobs.rows, settings: settings.rows, counters: counters.rows };
+}
+
+describe('a database of the old chain, moved onto the baseline', () => {
+  const clusters: Cluster[] = [];
+  let fresh: ConnectionInfo;
+  let moved: ConnectionInfo;
+  let owner: Client;
+  let api: Client;
+  let ownerKey = '';
+  const before = ['Before.Sealing@Example.com', 'zoe\u0301@example.com'];
+  const after = ['after.sealing@example.com', '用户@例子.广告'];
+
+  beforeAll(async () => {
+    clusters.push(...(await Promise.all([startCluster(), startCluster()])));
+    fresh = await createSupabaseDatabase(clusters[0]);
+    await migrate(fresh);
+    moved = await createSupabaseDatabase(clusters[1]);
+    await migrate(moved, { files: CHAIN_2026_11_26 });
+    owner = await connect(moved, 'postgres');
+    api = await connect(moved, 'authenticator');
+    for (const address of before) await insertEmail(api, address);
+    ownerKey = await sealList(owner); // the old chain's hour keys: seal_pending seals what came before
+    for (const address of after) await insertEmail(api, address);
+    await moveToBaseline(owner);
+  }, 120_000);
+
+  afterAll(async () => {
+    await api?.end();
+    await owner?.end();
+    await Promise.all(clusters.map((cluster) => cluster.stop()));
+  });
+
+  it('has the schema of a fresh baseline, every comment included (pg_dump --schema-only, in full)', async () => {
+    const dump = await dumpSchema(moved);
+    expect(dump).toContain('COMMENT ON TABLE private.signup_addresses');
+    expect(dump).not.toMatch(/ratchet|seal_key\b|waiting_list_keys|owner_secret|\bstep\b/);
+    expect(dump).toBe(await dumpSchema(fresh));
+  });
+
+  it('has the same counter sequences, pg_cron jobs and role settings, the ratchet job gone', async () => {
+    const freshOwner = await connect(fresh, 'postgres');
+    const expected = await beyondTheDump(freshOwner).finally(() => freshOwner.end());
+    expect(expected.jobs.map((job) => job.jobname)).toEqual([
+      'waitlist-purge-job-history',
+      'waitlist-seal-hour-keys',
+      'waitlist-seal-pending',
+      'waitlist-signup-guard-upkeep',
+    ]);
+    expect(await beyondTheDump(owner)).toEqual(expected);
+  });
+
+  it('keeps every signup, sealed and opened as before; new ones are sealed and checked for duplicates', async () => {
+    await insertEmail(api, 'after.the.move@example.com');
+    const opened = [...(await storedAddresses(owner, ownerKey)).values()];
+    expect(opened).toEqual(['taken@example.com', ...before, ...after, 'after.the.move@example.com']);
+    const { rows } = await owner.query('select count(*)::int as n from public.waiting_list where email is not null');
+    expect(rows[0].n).toBe(0);
+    expect(await refusal(insertEmail(api, 'BEFORE.sealing@example.com'))).toMatchObject({
+      code: '23505',
+      message: 'duplicate key value violates unique constraint "waiting_list_email_key"',
+    });
+  });
+});
