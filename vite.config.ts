@@ -14,9 +14,9 @@ import { securityHeadersFiles } from './vite/security-headers.ts';
  * group after another).
  */
 const WORKERS = 2;
-/** The app's tests (in jsdom), and the tools' (the Vite plugins, scripts: in Node). */
+/** The app's tests (in jsdom), and the tools' (the Vite plugins, scripts, contracts: in Node). */
 const APP_TESTS = ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts'];
-const TOOL_TESTS = ['vite/**/*.test.ts', 'scripts/**/*.test.ts'];
+const TOOL_TESTS = ['vite/**/*.test.ts', 'scripts/**/*.test.ts', 'contracts/**/*.test.ts'];
 /** Tests that run a Vite build: named *.build.test.*. */
 const BUILD_TESTS = '**/*.build.test.{ts,tsx}';
 /** The app's tests run in jsdom, with its setup and CSS modules named as the build names them. */

@@ -1,10 +1,8 @@
 /**
- * `waitlist baseline`: moves a database migrated with the chain of 2026-11-26 onto the baseline of
- * supabase/migrations/. Refuses a list still sealed by the hash ratchet; asks; runs the clean-up
- * (supabase/baseline/from-chain-2026-11-26.sql) and every baseline file in one transaction; then
- * rewrites the Supabase CLI's migration history with the pinned CLI (`migration repair`), which
- * gets the URL without its password (PGPASSWORD carries it) and the TLS the commands verify with.
- * Safe to run again: a database on the baseline whose history is right is left alone.
+ * `waitlist baseline`: moves a database of the chain of 2026-11-26 onto supabase/migrations/'s
+ * baseline. Refuses a list sealed by the hash ratchet; asks; runs the clean-up and every baseline
+ * file in one transaction; then rewrites the migration history with the pinned Supabase CLI, given
+ * the commands' own TLS and no password on its command line (PGPASSWORD). Safe to run again.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -24,10 +22,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLEAN_UP = new URL('../supabase/baseline/from-chain-2026-11-26.sql', import.meta.url);
 const BASELINE = MIGRATIONS.map((file) => file.slice(0, 14));
 
-type State = { chain: boolean; baseline: boolean; ratchetSealed: number; history: string[] | null };
-
-async function stateOf(db: pg.Client): Promise<State> {
-  const { rows } = await db.query<State & { history: boolean }>(
+async function stateOf(db: pg.Client) {
+  const { rows } = await db.query<{ chain: boolean; baseline: boolean; history: boolean }>(
     `select to_regclass('private.waiting_list_keys') is not null as chain,
             to_regclass('private.signup_addresses') is not null as baseline,
             to_regclass('supabase_migrations.schema_migrations') is not null as history`,
@@ -43,12 +39,6 @@ async function stateOf(db: pg.Client): Promise<State> {
     history: history ? await column('select version from supabase_migrations.schema_migrations') : null,
   };
 }
-
-/** The history needs rewriting: it lists a version of the chain, or lacks one of the baseline. */
-const historyWrong = (history: string[] | null) =>
-  history !== null &&
-  (history.some((version) => CHAIN_2026_11_26.includes(version)) ||
-    BASELINE.some((version) => !history.includes(version)));
 
 /** The clean-up and every baseline file, in one transaction. */
 export async function moveToBaseline(db: pg.Client): Promise<void> {
@@ -117,17 +107,19 @@ export function baselineCommand(): Command {
         );
       }
       if (!state.chain && !state.baseline) throw new UsageError('This database has no waiting list to move.');
-      if (!state.chain && !historyWrong(state.history)) {
+      // The history is wrong while it lists a version of the chain, or lacks one of the baseline.
+      const history = state.history;
+      const historyWrong =
+        history && [...CHAIN_2026_11_26, ...BASELINE].some((v) => history.includes(v) !== BASELINE.includes(v));
+      if (!state.chain && !historyWrong) {
         say('The database is on the baseline: nothing to do.');
         return;
       }
       if (state.chain) say('The clean-up drops the hash ratchet and renames tables and columns, keeping every signup.');
-      if (state.history) {
-        say(`Then the migration history lists the baseline's ${BASELINE.length} files, not the old ones.`);
-      }
+      if (history) say(`Then the migration history lists the baseline's ${BASELINE.length} files, not the old ones.`);
       await confirm('Move this database onto the baseline?', options.yes);
       if (state.chain) await withDatabase(moveToBaseline, { longQueries: true });
-      if (state.history) await repairHistory(state.history);
+      if (history) await repairHistory(history);
       say('Done: the database is on the baseline.');
     });
 }

@@ -10,7 +10,8 @@ import { parseEnv } from 'node:util';
 import { loadEnv, type Plugin, type ResolvedConfig } from 'vite';
 import type { CheckedEnv, Env } from './env-types.ts';
 import { previewProblems } from './preview-guard.ts';
-import { publicKeyOf, supabaseUrlOf } from '../src/lib/env-rules.ts';
+import { publishableKeyOf } from '../contracts/publishable-key.ts';
+import { supabaseUrlOf } from '../src/lib/env-rules.ts';
 
 /** What this plugin holds for the others, read through `api`: the checked values, once Vite has resolved its config. */
 export type EnvCheckApi = { checked?: CheckedEnv };
@@ -84,7 +85,7 @@ export function checkEnv(env: Env, { build }: { build: boolean }): { problems: s
     problems.push(`VITE_API_MOCKING must be "on" or "off" (or unset): ${JSON.stringify(mocking)}`);
   }
   const supabaseUrl = supabaseUrlOf(env);
-  const key = publicKeyOf(env);
+  const key = publishableKeyOf(env);
   const needsSupabase = build || mocking === 'off';
   if (needsSupabase && !supabaseUrl) {
     const why = build ? 'a production build' : 'VITE_API_MOCKING=off';

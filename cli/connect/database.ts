@@ -9,11 +9,10 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
+import { SUPABASE_CA } from '../../contracts/supabase-ca.ts';
 import { UsageError } from '../terminal.ts';
 import { endpoint as endpointOf, isLoopback, secretUrl, unknownParameter } from './secret-url.ts';
 
-/** Supabase Root 2021 CA (docs/operations.md says where it comes from and how to check it). */
-const SUPABASE_CA = new URL('../certs/prod-ca-2021.crt', import.meta.url);
 export const CONNECT_TIMEOUT_MS = 10_000;
 /** A short query that takes longer means the connection is dead; long statements say so (LONG_QUERY). */
 export const QUERY_TIMEOUT_MS = 30_000;
@@ -31,11 +30,11 @@ const MISSING =
   'Use the session pooler connection string of your Supabase project ' +
   '(Dashboard → Connect → Session pooler); see docs/operations.md.';
 
-function readCa(path: string | URL): string {
+function readCa(path: string): string {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
-    throw new UsageError(`Cannot read the CA certificate ${String(path)}: ${(error as Error).message}`);
+    throw new UsageError(`Cannot read the CA certificate ${path}: ${(error as Error).message}`);
   }
 }
 
@@ -57,7 +56,8 @@ function tls(host: string, sslmode: string | null, rootcert: string | null): fal
   if (local && !rootcert) return sslmode ? { rejectUnauthorized: false } : false;
   if (unverified) return { rejectUnauthorized: false };
   if (rootcert === 'system') return { rejectUnauthorized: true };
-  return { ca: readCa(rootcert ?? SUPABASE_CA), rejectUnauthorized: true };
+  // Supabase Root 2021 CA unless the URL names another (docs/operations.md: where it comes from, how to check it).
+  return { ca: rootcert === null ? SUPABASE_CA : readCa(rootcert), rejectUnauthorized: true };
 }
 
 /** What DATABASE_URL may carry besides host and port; uselibpqcompat changes nothing (pg's own). */

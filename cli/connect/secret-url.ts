@@ -1,14 +1,9 @@
 /**
- * DATABASE_URL and SMTP_URL hold passwords: parsed by parseSecretUrl (shared with the unsubscribe
- * function), before any library sees them, and never echoed.
+ * DATABASE_URL and SMTP_URL hold passwords: parsed by parseSecretUrl (contracts/secret-url.ts, shared with the
+ * unsubscribe function), before any library sees them, and never echoed.
  */
 import { isIP } from 'node:net';
-import {
-  hostOf,
-  parseSecretUrl,
-  postgresEndpoint,
-  unknownParameter,
-} from '../../supabase/functions/unsubscribe/secret-url.ts';
+import { hostOf, parseSecretUrl, postgresEndpoint, unknownParameter } from '../../contracts/secret-url.ts';
 import { UsageError } from '../terminal.ts';
 
 export { hostOf, unknownParameter };

@@ -2,6 +2,7 @@
  * The build's own public values, which the health check uses as a visitor's browser would:
  * from the environment or .env.local (cli/program.ts loads it; the shell's values win).
  */
+import { publishableKeyOf } from '../../contracts/publishable-key.ts';
 import { setup, type Finding } from './finding.ts';
 
 export type Settings = {
@@ -27,7 +28,7 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings | F
   const values = {
     VITE_SITE_URL: env.VITE_SITE_URL,
     VITE_SUPABASE_URL: env.VITE_SUPABASE_URL,
-    VITE_SUPABASE_PUBLISHABLE_KEY: env.VITE_SUPABASE_PUBLISHABLE_KEY || env.VITE_SUPABASE_ANON_KEY,
+    VITE_SUPABASE_PUBLISHABLE_KEY: publishableKeyOf(env),
   };
   const site = originOf(values.VITE_SITE_URL ?? '');
   const api = originOf(values.VITE_SUPABASE_URL ?? '');

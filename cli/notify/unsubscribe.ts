@@ -3,12 +3,7 @@
  * /functions/v1/unsubscribe unless --unsubscribe-url) with a token over the recipient's keyed
  * hash, made with UNSUBSCRIBE_SECRET, the secret the function holds (supabase/README.md).
  */
-import {
-  makeToken,
-  unsubscribeKey,
-  SECRET_MIN_LENGTH,
-  TEST_TOKEN,
-} from '../../supabase/functions/unsubscribe/token.ts';
+import { makeToken, unsubscribeKey, SECRET_MIN_LENGTH, TEST_TOKEN } from '../../contracts/unsubscribe-token.ts';
 import { hostOf, isLoopback } from '../connect/secret-url.ts';
 import { UsageError } from '../terminal.ts';
 

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TEST_TOKEN } from '../../supabase/functions/unsubscribe/token';
+import { TEST_TOKEN } from '../../contracts/unsubscribe-token';
 import { publicKeyOf } from '../notify/dkim';
 import { startDns, type Dns } from './dns';
 import { letterArgs } from './notify-letter';

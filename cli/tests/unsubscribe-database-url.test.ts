@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { makeToken, unsubscribeKey } from '../../supabase/functions/unsubscribe/token';
+import { makeToken, unsubscribeKey } from '../../contracts/unsubscribe-token';
 import { useOwnDatabase } from './own-database';
 import { makeCertificates, tlsFront, type Certificates } from './tls';
 import { newSecret, startFunction } from './unsubscribe-function';

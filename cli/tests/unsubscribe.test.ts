@@ -4,11 +4,9 @@
  * role reads nothing of the list.
  */
 import { randomBytes } from 'node:crypto';
-import { readFileSync } from 'node:fs';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { SUPABASE_CA } from '../../supabase/functions/unsubscribe/supabase-ca';
-import { ADDRESS_HASH_BYTES, makeToken, unsubscribeKey } from '../../supabase/functions/unsubscribe/token';
+import { ADDRESS_HASH_BYTES, makeToken, unsubscribeKey } from '../../contracts/unsubscribe-token';
 import { useOwnDatabase } from './own-database';
 import { makeCertificates, tlsFront } from './tls';
 import { seed } from './seed';
@@ -193,10 +191,5 @@ describe('the unsubscribe function', () => {
       await remote.stop();
       front.close();
     }
-  });
-
-  it('embeds the same Supabase CA as the command', () => {
-    const ca = readFileSync(new URL('../certs/prod-ca-2021.crt', import.meta.url), 'utf8');
-    expect(SUPABASE_CA.trim()).toBe(ca.trim());
   });
 });

@@ -1,5 +1,6 @@
 /** Every environment variable the app reads, in one place (see .env.example); the rules are env-rules.ts's. */
-import { mockingOf, publicKeyOf, supabaseUrlOf, type SiteVars } from './env-rules';
+import { publishableKeyOf } from '../../contracts/publishable-key.ts';
+import { mockingOf, supabaseUrlOf, type SiteVars } from './env-rules';
 
 // Named one by one: Vite replaces each import.meta.env.VITE_* by its value in the bundle.
 const vars: SiteVars = {
@@ -10,7 +11,7 @@ const vars: SiteVars = {
 };
 
 export const supabaseUrl = supabaseUrlOf(vars);
-export const supabaseKey = publicKeyOf(vars);
+export const supabaseKey = publishableKeyOf(vars);
 
 /** Read it behind `import.meta.env.DEV` so a production build drops the mock entirely. */
 export const apiMocking = mockingOf(vars);

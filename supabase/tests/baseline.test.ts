@@ -4,8 +4,8 @@
  * baseline file), has exactly the schema of a fresh baseline, and keeps its list. Compared in full:
  * `pg_dump --schema-only` of both (tables, columns, constraints, indexes, functions, triggers,
  * policies, grants and every COMMENT ON), normalised only as supabase/schema.sql is (the per-dump
- * `\restrict` key and the server's minor version: harness/schema.ts), plus what pg_dump leaves out:
- * the pg_cron jobs and the roles' settings. Each database on a server of its own, so each has
+ * `\restrict` key and the server's minor version: harness/schema.ts), plus what that dump leaves
+ * out: the guard's numbered counter sequences, the pg_cron jobs and the roles' settings. Each database on a server of its own, so each has
  * pg_cron (it runs in one database per server).
  */
 import type { Client } from 'pg';
@@ -19,7 +19,7 @@ import { dumpSchema } from '../harness/schema';
 import { sealList, storedAddresses } from '../harness/sealed';
 import { CHAIN_2026_11_26 } from './chain';
 
-/** What a database holds that pg_dump --schema-only does not show. */
+/** What a database holds that supabase/schema.sql's dump does not show. */
 async function beyondTheDump(owner: Client) {
   const jobs = await owner.query(
     'select jobname, schedule, command, database, username, active from cron.job order by jobname',
@@ -28,7 +28,14 @@ async function beyondTheDump(owner: Client) {
     `select r.rolname, s.setconfig from pg_db_role_setting s join pg_roles r on r.oid = s.setrole
      where r.rolname in ('authenticator', 'postgres', 'waitlist_unsubscribe') order by 1`,
   );
-  return { jobs: jobs.rows, settings: settings.rows };
+  // Every sequence of schema private, the guard's 1,280 numbered counters among them (harness/schema.ts
+  // leaves those out of the dump); privileges as pg_dump reads them (no ACL stored means the default).
+  const counters = await owner.query(
+    `select c.relname, coalesce(c.relacl, acldefault('s', c.relowner))::text as privileges, s.seqtypid::regtype::text
+     from pg_class c join pg_sequence s on s.seqrelid = c.oid
+     where c.relnamespace = 'private'::regnamespace order by 1`,
+  );
+  return { jobs: jobs.rows, settings: settings.rows, counters: counters.rows };
 }
 
 describe('a database of the old chain, moved onto the baseline', () => {
@@ -68,7 +75,7 @@ describe('a database of the old chain, moved onto the baseline', () => {
     expect(dump).toBe(await dumpSchema(fresh));
   });
 
-  it('has the same pg_cron jobs and role settings, the ratchet job gone', async () => {
+  it('has the same counter sequences, pg_cron jobs and role settings, the ratchet job gone', async () => {
     const freshOwner = await connect(fresh, 'postgres');
     const expected = await beyondTheDump(freshOwner).finally(() => freshOwner.end());
     expect(expected.jobs.map((job) => job.jobname)).toEqual([

@@ -5,8 +5,8 @@
  * database, so no parameter of the URL (sslmode, sslrootcert, sslcert…) can change the TLS.
  */
 import pg from 'npm:pg@8.23.1';
-import { parseSecretUrl, postgresEndpoint, unknownParameter } from './secret-url.ts';
-import { SUPABASE_CA } from './supabase-ca.ts';
+import { parseSecretUrl, postgresEndpoint, unknownParameter } from '../../../contracts/secret-url.ts';
+import { SUPABASE_CA } from '../../../contracts/supabase-ca.ts';
 
 const NAME = 'UNSUBSCRIBE_DB_URL';
 const FORM = 'postgresql://user:password@host:port/database';

@@ -5,7 +5,7 @@
  * function reads nothing of the list: its database role may only call private.unsubscribe.
  */
 import { connection, unsubscribe } from './database.ts';
-import { readToken, unsubscribeKey } from './token.ts';
+import { readToken, unsubscribeKey } from '../../../contracts/unsubscribe-token.ts';
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
 const answer = (status: number, body: string) => new Response(`${body}\n`, { status, headers: TEXT });

@@ -1,3 +1,9 @@
+/**
+ * Supabase Root 2021 CA, the root every Supabase database's certificate is verified against (the
+ * owner's commands and the unsubscribe function). The certificate starts a line of its own, so
+ * `openssl x509 -in contracts/supabase-ca.ts -noout -fingerprint -sha256` reads it from this file.
+ */
+export const SUPABASE_CA = `\
 -----BEGIN CERTIFICATE-----
 MIIDxDCCAqygAwIBAgIUbLxMod62P2ktCiAkxnKJwtE9VPYwDQYJKoZIhvcNAQEL
 BQAwazELMAkGA1UEBhMCVVMxEDAOBgNVBAgMB0RlbHdhcmUxEzARBgNVBAcMCk5l
@@ -21,3 +27,4 @@ Cea13BX2ZgJc7Au30vihLhub52De4P/4gonKsNHYdbWjg7OWKwNv/zitGDVDB9Y2
 CMTyZKG3XEu5Ghl1LEnI3QmEKsqaCLv12BnVjbkSeZsMnevJPs1Ye6TjjJwdik5P
 o/bKiIz+Fq8=
 -----END CERTIFICATE-----
+`;

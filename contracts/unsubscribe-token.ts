@@ -1,13 +1,13 @@
 /**
  * The one-click unsubscribe token: base64url(address hash ‖ HMAC-SHA256(secret, label ‖ hash)).
- * The hash is the list's keyed hash (private.do_not_email's key), never the address; whoever
+ * The hash is the recipient's address hash (private.do_not_email's key), never the address; whoever
  * lacks the secret cannot make a token for another hash. Web Crypto only: the same module runs in
  * the owner's command (Node) and in the Edge Function (Deno).
  */
 
 const LABEL = new TextEncoder().encode('waitlist one-click unsubscribe\0');
 const TAG_BYTES = 32;
-/** The list's keyed hash (private.address_hash, HMAC-SHA256): private.unsubscribe takes this length only. */
+/** An address hash's length (private.address_hash, HMAC-SHA256): private.unsubscribe takes this length only. */
 export const ADDRESS_HASH_BYTES = 32;
 /**
  * The token in the link of a test message (notify --to, --dry-run): it names nobody, and

@@ -1,0 +1,58 @@
+/**
+ * The arrows between the top folders go one way: cli/ and supabase/ share what both sides of a
+ * boundary must agree on through contracts/, which stands on Web APIs alone. Read from the import
+ * specifiers of every source file that is not a test (`*.test.*`, or under a tests/ folder: tests
+ * may cross, as tests do).
+ */
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { posix } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { importSpecifiers, isRelative } from './import-specifiers.ts';
+
+type Import = { file: string; specifier: string; target?: string };
+
+const isTest = (path: string) => /\.test\./.test(path) || path.split('/').includes('tests');
+
+/** The imports of the non-test sources under `folder`; `target`: the repository path a relative one names. */
+function importsOf(folder: string): Import[] {
+  return (readdirSync(folder, { recursive: true }) as string[])
+    .map((path) => posix.join(folder, path.split('\\').join('/')))
+    .filter((file) => /\.(ts|tsx|js|mjs)$/.test(file) && !isTest(file))
+    .flatMap((file) =>
+      importSpecifiers(readFileSync(file, 'utf8')).map((specifier) => ({
+        file,
+        specifier,
+        target: isRelative(specifier) ? posix.join(posix.dirname(file), specifier) : undefined,
+      })),
+    );
+}
+
+const isFile = (path: string) => existsSync(path) && statSync(path).isFile();
+const shown = (imports: Import[]) => imports.map(({ file, specifier }) => `${file} imports "${specifier}"`);
+
+const cli = importsOf('cli');
+const supabase = importsOf('supabase');
+const contracts = importsOf('contracts');
+
+describe('the arrows between cli/, supabase/ and contracts/', () => {
+  it('nothing under supabase/ but its tests imports cli/', () => {
+    expect(shown(supabase.filter(({ target }) => target?.startsWith('cli/')))).toEqual([]);
+  });
+
+  it('cli/ imports nothing from supabase/functions/', () => {
+    expect(shown(cli.filter(({ target }) => target?.startsWith('supabase/functions/')))).toEqual([]);
+  });
+
+  it('contracts/ imports contracts/ files alone, each by its whole name: no node:, no package', () => {
+    const outside = contracts.filter(({ target }) => !target?.startsWith('contracts/') || !isFile(target));
+    expect(shown(outside)).toEqual([]);
+  });
+
+  it('both sides import contracts/: the owner’s command and the Edge Function', () => {
+    const intoContracts = (imports: Import[]) => imports.filter(({ target }) => target?.startsWith('contracts/'));
+    expect(intoContracts(cli).length).toBeGreaterThan(0);
+    expect(intoContracts(supabase.filter(({ file }) => file.startsWith('supabase/functions/'))).length).toBeGreaterThan(
+      0,
+    );
+  });
+});
