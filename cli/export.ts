@@ -72,10 +72,7 @@ export function exportCommand(): Command {
         'spreadsheet: a UTF-8 byte-order mark, every cell quoted, and cells starting with = + - @ prefixed with a quote (OWASP)',
       ).choices(['email-tool', 'spreadsheet']),
     )
-    .option(
-      '-o, --output <file>',
-      'write to this file instead, whole or not at all (a failed export leaves it as it was)',
-    )
+    .option('-o, --output <file>', 'write to this file instead, whole or not at all (a failed export leaves it as is)')
     .action(async (options: Options) => {
       const [all, spreadsheet] = [Boolean(options.all), options.for === 'spreadsheet'];
       let done: Exported = { leftOut: 0, unreadable: 0 };

@@ -53,10 +53,7 @@ export function limitsCommand(): Command {
     .argument('[scope]', 'the scope to change, e.g. ipv4')
     .option('--per-10-minutes <n>', 'signups per network per 10-minute slot', wholeNumber)
     .option('--per-day <n>', 'signups per network per UTC day', wholeNumber)
-    .option(
-      '-y, --yes',
-      'apply a limit that refuses every signup (0), or a day limit below the 10-minute one, without asking',
-    )
+    .option('-y, --yes', 'apply a limit of 0, or a day limit below the 10-minute one, without asking')
     .option('--json', 'print {"limits", "allowedOrigins", "upkeepJobs"} as JSON')
     .action(async (scope: string | undefined, options: Options) => {
       const changing = options.per10Minutes !== undefined || options.perDay !== undefined;

@@ -39,21 +39,10 @@ export function notifyCommand(): Command {
     )
     .option('--dkim-key <file>', 'sign every message with this DKIM private key (PEM; or DKIM_PRIVATE_KEY)')
     .option('--dkim-selector <name>', "the DKIM key's selector (or, without a key, the one your provider signs with)")
-    .option(
-      '--dns-server <ip[:port]>',
-      "look the sender domain up through this resolver (default: the system's)",
-      dnsServer,
-    )
-    .option(
-      OVERRIDE,
-      `send more than ${BULK_SENDER} messages even without SPF, DKIM and DMARC (big providers will refuse or junk many)`,
-    )
+    .option('--dns-server <ip[:port]>', "resolve the sender domain with this server (default: the system's)", dnsServer)
+    .option(OVERRIDE, `send over ${BULK_SENDER} messages without SPF, DKIM, DMARC (big providers refuse or junk many)`)
     .option('--rate <n>', "messages per second at most (your provider's limit)", wholeNumber)
-    .option(
-      '--limit <n>',
-      'send to at most this many addresses in this run (staged sends, a new domain warming up)',
-      wholeNumber,
-    )
+    .option('--limit <n>', 'at most this many addresses in this run (staged sends, a domain warming up)', wholeNumber)
     .option('--connections <n>', 'SMTP connections at once', wholeNumber, 2)
     .option('--retries <n>', 'attempts after a temporary refusal (4xx, dropped connection)', wholeNumber, 5)
     .option('--backoff <ms>', 'wait before the first retry, doubled each time', wholeNumber, 2000)
