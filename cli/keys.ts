@@ -78,7 +78,8 @@ async function init({ keyFile }: { keyFile?: string }): Promise<void> {
       try {
         // Read back as saved: what opens the list from now on is the file, not this process's copy.
         const saved = await parseOwnerKey(await readFile(keyFile, 'utf8'), `The saved file ${keyFile}`);
-        sealed = await installOwnerKey(db, pair.publicKey, saved, () => (installed = true));
+        sealed = await installOwnerKey(db, pair.publicKey, saved);
+        installed = true;
         await compact(db);
       } catch (error) {
         await afterFailure(keyFile, pair.publicKey, installed);

@@ -9,13 +9,10 @@ export type Finding = { check: string; outcome: Outcome; says: string; fix?: str
 
 export const ok = (check: string, says: string): Finding => ({ check, outcome: 'ok', says });
 export const skipped = (check: string, says: string): Finding => ({ check, outcome: 'skipped', says });
-export const problem = (check: string, says: string, fix: string): Finding => ({
-  check,
-  outcome: 'problem',
-  says,
-  fix,
-});
-export const setup = (check: string, says: string, fix: string): Finding => ({ check, outcome: 'setup', says, fix });
+const fault =
+  (outcome: Outcome) =>
+  (check: string, says: string, fix: string): Finding => ({ check, outcome, says, fix });
+export const [problem, setup] = [fault('problem'), fault('setup')];
 
 export function exitCode(findings: Finding[]): number {
   if (findings.some((f) => f.outcome === 'setup')) return EXIT.usage;
@@ -40,10 +37,10 @@ function verdict(findings: Finding[], seconds: string): string {
   const setups = findings.filter((f) => f.outcome === 'setup').length;
   if (!problems && !setups) return `Healthy: a visitor can join the list right now (checked in ${seconds} s).`;
   const parts = [
-    ...(problems ? [`${plural(problems, 'problem')} a visitor would meet`] : []),
-    ...(setups ? [`${plural(setups, 'setup problem')} to fix first`] : []),
+    problems && `${plural(problems, 'problem')} a visitor would meet`,
+    setups && `${plural(setups, 'setup problem')} to fix first`,
   ];
-  return `${problems ? 'Not healthy' : 'Not checked in full'}: ${parts.join('; ')} (checked in ${seconds} s).`;
+  return `${problems ? 'Not healthy' : 'Not checked in full'}: ${parts.filter(Boolean).join('; ')} (checked in ${seconds} s).`;
 }
 
 /** The report on stdout: one line per finding, its fix indented below, then the verdict. */

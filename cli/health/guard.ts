@@ -30,9 +30,9 @@ export async function checkLimits(db: pg.Client): Promise<Finding> {
   const closed = rows.filter((row) => row.per_10_minutes === 0 || row.per_day === 0).map((row) => row.scope);
   const unlimited = SCOPES.filter((scope) => !rows.some((row) => row.scope === scope));
   const faults = [
-    ...(closed.length ? [`${closed.join(', ')} admit 0 signups, so every visitor they cover is refused (429)`] : []),
-    ...(unlimited.length ? [`${unlimited.join(', ')} have no row, so nothing limits them`] : []),
-  ];
+    closed.length && `${closed.join(', ')} admit 0 signups, so every visitor they cover is refused (429)`,
+    unlimited.length && `${unlimited.join(', ')} have no row, so nothing limits them`,
+  ].filter(Boolean);
   if (!faults.length) return ok('limits', `Every scope (${SCOPES.join(', ')}) admits signups and is limited.`);
   return problem(
     'limits',
@@ -56,14 +56,13 @@ export async function checkGuardData(db: pg.Client): Promise<Finding> {
   );
   const [{ counters, secrets, oldest }] = rows;
   if (!counters && !secrets) return ok('guard data', 'No counter or secret of the guard outlived its slot.');
+  const kept = [
+    counters && `${plural(counters, 'counter')} in private.signup_counts`,
+    secrets && `${plural(secrets, 'secret')} in private.signup_secrets`,
+  ];
   return problem(
     'guard data',
-    `${[
-      ...(counters ? [`${plural(counters, 'counter')} in private.signup_counts`] : []),
-      ...(secrets ? [`${plural(secrets, 'secret')} in private.signup_secrets`] : []),
-    ].join(
-      ' and ',
-    )} outlived ${counters + secrets === 1 ? 'its' : 'their'} slot (the oldest ended ${duration(oldest)} ago): the upkeep job is not ` +
+    `${kept.filter(Boolean).join(' and ')} outlived ${counters + secrets === 1 ? 'its' : 'their'} slot (the oldest ended ${duration(oldest)} ago): the upkeep job is not ` +
       "deleting the guard's personal data, as supabase/security.md promises.",
     'Get waitlist-signup-guard-upkeep running again (its line above), then delete them at once: ' +
       'select private.forget_expired_signups();',

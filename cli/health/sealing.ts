@@ -25,21 +25,16 @@ export function sealingFaults(s: SealStatus): string[] {
         'the database (npm run waitlist -- keys init).',
     ];
   }
-  return [
-    ...(s.stalled
-      ? [
-          "A past hour's key is still held in clear: the pg_cron job waitlist-seal-hour-keys, which empties " +
-            "them each minute, is missing or failing, so a copy of the database opens that hour's signups.",
-        ]
-      : []),
-    ...(s.plaintext
-      ? [
-          `${plural(s.plaintext, 'signup')} restored with the triggers off still in plaintext (count, export, erase and notify seal them).`,
-        ]
-      : []),
-    ...(s.unhashed ? [`${plural(s.unhashed, 'signup')} without an address hash, outside the duplicate check.`] : []),
-    ...(s.unreadable ? [`${plural(s.unreadable, 'signup')} with neither an address nor a seal.`] : []),
+  const faults = [
+    s.stalled &&
+      "A past hour's key is still held in clear: the pg_cron job waitlist-seal-hour-keys, which empties " +
+        "them each minute, is missing or failing, so a copy of the database opens that hour's signups.",
+    s.plaintext &&
+      `${plural(s.plaintext, 'signup')} restored with the triggers off still in plaintext (count, export, erase and notify seal them).`,
+    s.unhashed && `${plural(s.unhashed, 'signup')} without an address hash, outside the duplicate check.`,
+    s.unreadable && `${plural(s.unreadable, 'signup')} with neither an address nor a seal.`,
   ];
+  return faults.filter((fault): fault is string => Boolean(fault));
 }
 
 export async function checkSealing(db: Queryable): Promise<Finding> {

@@ -184,12 +184,7 @@ export function printSenderDomain(result: SenderDomain): void {
 }
 
 /** Checks and reports; above BULK_SENDER recipients refuses without SPF, DKIM and DMARC (unless OVERRIDE), else warns. */
-export async function preflight(
-  domain: string,
-  signing: Signing,
-  options: PreflightOptions,
-  recipients: number,
-): Promise<SenderDomain> {
+export async function preflight(domain: string, signing: Signing, options: PreflightOptions, recipients: number) {
   const result = await checkSenderDomain(domain, signing, options.dnsServer);
   printSenderDomain(result);
   if (bulkReady(result)) return result;

@@ -29,13 +29,8 @@ export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerK
 }
 
 /** Installs the public key and seals every stored address in one transaction; returns how many. */
-export async function installOwnerKey(
-  db: pg.Client,
-  publicKey: Buffer,
-  saved: OwnerKey,
-  installed: () => void = () => {},
-): Promise<number> {
-  const sealed = await inTransaction(db, async () => {
+export async function installOwnerKey(db: pg.Client, publicKey: Buffer, saved: OwnerKey): Promise<number> {
+  return inTransaction(db, async () => {
     // Waits for every signup under way, and holds new ones until the commit: none is stored as typed after it.
     // (A second `keys init` waits here too, then finds the list sealed.)
     await db.query(longQuery('lock table public.waiting_list in share row exclusive mode'));
@@ -46,8 +41,6 @@ export async function installOwnerKey(
     await db.query('insert into private.owner_key (public_key) values ($1)', [publicKey]);
     return sealStoredInNode(db, publicKey);
   });
-  installed();
-  return sealed;
 }
 
 /** Seals every address still stored as typed (private.seal_pending, the hour's key); returns how many. */
