@@ -24,12 +24,11 @@ export async function compact(db: pg.Client): Promise<boolean> {
     .then(() => true)
     .catch((error: { code?: string }) => (error.code === '55P03' ? false : Promise.reject(error)))
     .finally(() => db.query('reset lock_timeout'));
-  if (!compacted) {
-    say('The list was busy: its old row versions are still on disk. At a quiet moment, run');
-    say(`  ${COMPACT_LATER}`);
-    say('or, in the SQL editor:');
-    say(`  vacuum (full, analyze) ${LIST_TABLES};`);
-  }
+  if (!compacted)
+    say(`The list was busy: its old row versions are still on disk. At a quiet moment, run
+  ${COMPACT_LATER}
+or, in the SQL editor:
+  vacuum (full, analyze) ${LIST_TABLES};`);
   const { resampled, rewritten, databaseOwner } = await forgetAddressSamples(db);
   if (!resampled || !rewritten) {
     say("PostgreSQL's column statistics (pg_statistic) may still hold addresses sampled before the list was sealed.");
@@ -52,9 +51,8 @@ export async function compact(db: pg.Client): Promise<boolean> {
 export async function compactSealed(): Promise<void> {
   await withDatabase(
     async (db) => {
-      if (!(await installedPublicKey(db))) {
-        throw new UsageError('The list is not sealed yet: keys init seals it and compacts it.');
-      }
+      const notSealed = 'The list is not sealed yet: keys init seals it and compacts it.';
+      if (!(await installedPublicKey(db))) throw new UsageError(notSealed);
       const sealed = await sealStored(db);
       if (sealed) say(`Sealed ${sealed} addresses that were still stored as typed.`);
       if (await compact(db)) say('Compacted: no old row version or column sample of an address is left.');

@@ -27,11 +27,8 @@ async function change(scope: string, options: Options): Promise<void> {
   await withDatabase(async (db) => {
     const all = await limits(db);
     const now = all.find((limit) => limit.scope === scope);
-    if (!now) {
-      throw new UsageError(
-        `Unknown scope ${JSON.stringify(scope)}; the scopes are: ${all.map((l) => l.scope).join(', ')}.`,
-      );
-    }
+    const scopes = all.map((l) => l.scope).join(', ');
+    if (!now) throw new UsageError(`Unknown scope ${JSON.stringify(scope)}; the scopes are: ${scopes}.`);
     const next = {
       ...now,
       per_10_minutes: options.per10Minutes ?? now.per_10_minutes,

@@ -39,11 +39,8 @@ export function suppressCommand(): Command {
       const addresses = [...given, ...(options.file ? addressesInFile(readText(options.file, '--file')) : [])];
       if (!addresses.length) throw new UsageError('Name at least one address, or --file.');
       const notAddresses = addresses.filter((address) => !address.includes('@'));
-      if (notAddresses.length) {
-        throw new UsageError(
-          `Not addresses (options go before "--"): ${notAddresses.map((a) => JSON.stringify(a)).join(', ')}`,
-        );
-      }
+      const shown = notAddresses.map((a) => JSON.stringify(a)).join(', ');
+      if (notAddresses.length) throw new UsageError(`Not addresses (options go before "--"): ${shown}`);
       const { added, already } = await withDatabase((db) => suppress(db, addresses, options.reason));
       if (options.json) json({ suppressed: added, alreadyListed: already });
       else out(`${added} added to the do-not-email list, ${already} already on it (reason: ${options.reason}).`);

@@ -17,6 +17,7 @@ export async function inTransaction<T>(db: pg.Client, work: () => Promise<T>): P
     throw error;
   }
 }
+
 export type Day = { day: string; signups: number };
 
 export async function countSignups(db: Queryable): Promise<{ addresses: number; mayEmail: number }> {

@@ -46,18 +46,13 @@ export class Opener {
   }
 
   private async unwrapOne({ id, wrapped }: WrappedKey): Promise<void> {
-    let key: Buffer;
-    try {
-      key = await unwrap(this.owner, wrapped);
-    } catch (error) {
-      throw new SealBroken(`Hour key ${id} cannot be unwrapped with this owner key: ${(error as Error).message}`);
-    }
+    const key = await unwrap(this.owner, wrapped).catch((error: Error) => {
+      throw new SealBroken(`Hour key ${id} cannot be unwrapped with this owner key: ${error.message}`);
+    });
     try {
       const { encryption, authentication } = splitHourKey(key);
-      this.hourKeys.set(id, {
-        encryption: createSecretKey(encryption),
-        authentication: createSecretKey(authentication),
-      });
+      const keys = { encryption: createSecretKey(encryption), authentication: createSecretKey(authentication) };
+      this.hourKeys.set(id, keys);
     } catch (error) {
       throw new SealBroken(`Hour key ${id}: ${(error as Error).message}.`);
     } finally {

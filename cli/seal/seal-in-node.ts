@@ -36,9 +36,7 @@ export async function sealStoredInNode(db: pg.Client, publicKey: Buffer): Promis
        where w.email is not null`,
     );
     const bar = progress('seal', counted[0].n);
-    let after = '0';
-    let done = 0;
-    for (;;) {
+    for (let after = '0'; ;) {
       const { rows: batch } = await db.query<{ id: string; email: string }>(
         `select w.id::text, w.email from public.waiting_list w join private.signup_addresses a on a.id = w.id
          where w.email is not null and w.id > $1 order by w.id limit $2`,
@@ -54,11 +52,10 @@ export async function sealStoredInNode(db: pg.Client, publicKey: Buffer): Promis
       );
       await db.query('update public.waiting_list set email = null where id = any ($1::bigint[])', [ids]);
       after = ids[ids.length - 1];
-      done += batch.length;
       bar.advance(batch.length);
     }
     bar.stop();
-    return done;
+    return counted[0].n; // signups are held off: every one of them
   } finally {
     key.fill(0);
   }
