@@ -35,18 +35,10 @@ function cspFinding(policy: string, settings: Settings): Finding {
 
 export async function checkSite(settings: Settings, seconds: number): Promise<Finding[]> {
   const answer = await request(`${settings.site}/`, { headers: { accept: 'text/html' } }, seconds);
-  if ('failure' in answer) {
-    return [problem('site', `${settings.site} ${answer.failure}.`, `Check VITE_SITE_URL, then ${DEPLOY_FIX}`)];
-  }
-  if (answer.status !== 200) {
-    return [
-      problem(
-        'site',
-        `${settings.site} answered ${answer.status} instead of 200.`,
-        `Check VITE_SITE_URL, then ${DEPLOY_FIX}`,
-      ),
-    ];
-  }
+  const fix = `Check VITE_SITE_URL, then ${DEPLOY_FIX}`;
+  if ('failure' in answer) return [problem('site', `${settings.site} ${answer.failure}.`, fix)];
+  if (answer.status !== 200)
+    return [problem('site', `${settings.site} answered ${answer.status} instead of 200.`, fix)];
   const missing = SECURITY_HEADERS.filter((name) => !answer.headers.has(name));
   const site = missing.length
     ? problem(

@@ -22,12 +22,10 @@ export async function dryRun(campaign: string, sending: Sending, options: Prefli
     streamTransport: true,
     buffer: true,
     newline: 'unix',
-    ...(sending.dkim ? { dkim: sending.dkim } : {}),
+    dkim: sending.dkim,
   });
-  const { message: raw } = await render.sendMail(
-    message(sending.letter, 'recipient@example.com', testLink(sending.oneClick)),
-  );
-  out(raw.toString());
+  const rendered = await render.sendMail(message(sending.letter, 'recipient@example.com', testLink(sending.oneClick)));
+  out(rendered.message.toString());
 }
 
 /** One message to one address, recorded nowhere; its unsubscribe link is a test link. */

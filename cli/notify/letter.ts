@@ -24,24 +24,14 @@ export const domainOf = ({ address }: Mailbox) => address.slice(address.lastInde
 
 export const shown = ({ name, address }: Mailbox) => (name ? `${name} <${address}>` : address);
 
-export function letter(options: {
-  from: string;
-  replyTo?: string;
-  subject: string;
-  text: string;
-  html?: string;
-}): Letter {
+type LetterOptions = { from: string; replyTo?: string; subject: string; text: string; html?: string };
+
+export function letter(options: LetterOptions): Letter {
   const from = mailbox('--from', options.from);
   const replyTo = options.replyTo ? mailbox('--reply-to', options.replyTo) : from;
   if (!options.subject.trim()) throw new UsageError('--subject is empty.');
-  if ([...options.subject].length > SUBJECT_MAX) {
-    throw new UsageError(`--subject is ${[...options.subject].length} characters long; at most ${SUBJECT_MAX}.`);
-  }
-  return {
-    from,
-    replyTo,
-    subject: options.subject,
-    text: readText(options.text, '--text'),
-    ...(options.html ? { html: readText(options.html, '--html') } : {}),
-  };
+  const { length } = [...options.subject];
+  if (length > SUBJECT_MAX) throw new UsageError(`--subject is ${length} characters long; at most ${SUBJECT_MAX}.`);
+  const html = options.html ? { html: readText(options.html, '--html') } : {};
+  return { from, replyTo, subject: options.subject, text: readText(options.text, '--text'), ...html };
 }

@@ -4,19 +4,15 @@ import type { Queryable } from '../list/signups.ts';
 import { EXIT, say } from '../terminal.ts';
 import { failures } from './journal.ts';
 
-export type Summary = {
-  campaign: string;
+type Parts = {
   onTheList: number;
-  sentNow: number;
   sent: number;
   skipped: number;
   failed: number;
   uncertain: number;
   leftToSend: number;
-  failures: { detail: string; n: number }[];
 };
-
-type Parts = Pick<Summary, 'onTheList' | 'sent' | 'skipped' | 'failed' | 'uncertain' | 'leftToSend'>;
+export type Summary = Parts & { campaign: string; sentNow: number; failures: { detail: string; n: number }[] };
 
 /** A signup without a journal row is skipped when it may not be emailed, else left to send (the next run queues it). */
 export async function summarize(db: Queryable, campaign: string, sentNow: number): Promise<Summary> {
