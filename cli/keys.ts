@@ -13,15 +13,10 @@ import { say, UsageError } from './terminal.ts';
 
 /** Writes the private key to a new file only its owner may read; a UsageError if the file exists. */
 async function writeKeyFile(path: string, armored: string): Promise<void> {
-  try {
-    await writeFile(path, armored, { flag: 'wx', mode: 0o600 });
-  } catch (error) {
-    throw new UsageError(
-      (error as { code?: string }).code === 'EEXIST'
-        ? `${path} exists already: name a new file for the private key (nothing was changed).`
-        : `Cannot write ${path}: ${(error as Error).message}`,
-    );
-  }
+  await writeFile(path, armored, { flag: 'wx', mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
+    const exists = `${path} exists already: name a new file for the private key (nothing was changed).`;
+    throw new UsageError(error.code === 'EEXIST' ? exists : `Cannot write ${path}: ${error.message}`);
+  });
 }
 
 /**
@@ -33,10 +28,10 @@ async function ownerKeyHeld(publicKey: Buffer): Promise<boolean | null> {
     inTransaction(db, async () => {
       await db.query(`set local lock_timeout = '20s'`);
       await db.query('lock table private.owner_key in share mode');
-      const { rows } = await db.query('select exists (select from private.owner_key where public_key = $1) as held', [
+      const { rows } = await db.query('select exists (select from private.owner_key where public_key = $1)', [
         publicKey,
       ]);
-      return rows[0].held as boolean;
+      return rows[0].exists as boolean;
     });
   return withDatabase(held).catch(() => null);
 }

@@ -114,9 +114,8 @@ function risksOf(session: Session): Risk[] {
 
   const auditParameters = get('pgaudit.log_parameter');
   const audited = audits(value('pgaudit.log')) || (value('pgaudit.role') ?? '') !== '';
-  if (session.loaded('pgaudit') && audited && auditParameters && truthy(auditParameters.value)) {
+  if (session.loaded('pgaudit') && audited && auditParameters && truthy(auditParameters.value))
     direct(auditParameters, "logs audited statements' parameters", 'pgaudit.log_parameter = off');
-  }
   return risks;
 }
 
@@ -132,18 +131,13 @@ export async function loggingRisks(db: pg.Client | pg.PoolClient): Promise<strin
   for (const session of all) {
     for (const risk of risksOf(session)) {
       const key = `${shown(risk.cause)}|${risk.fix}`;
-      const entry = found.get(key) ?? { risk, sessions: [] };
-      entry.sessions.push(session);
-      found.set(key, entry);
+      found.set(key, { risk, sessions: [...(found.get(key)?.sessions ?? []), session] });
     }
   }
   return [...found.values()].map(({ risk, sessions }) => {
     const api = sessions.filter((session) => session.requestRole);
-    const names = [
-      ...(api.length === apiSessions ? ['the Data API'] : api.map(who)),
-      ...sessions.filter((session) => !session.requestRole).map(who),
-    ];
-    const them = names.join(', ');
+    const owners = sessions.filter((session) => !session.requestRole).map(who);
+    const them = [...(api.length === apiSessions ? ['the Data API'] : api.map(who)), ...owners].join(', ');
     return `${them[0].toUpperCase()}${them.slice(1)}: ${shown(risk.cause)} ${risk.says}. Fix: ${risk.fix}.`;
   });
 }

@@ -13,8 +13,7 @@ export type SendPlan = {
   campaign: string;
   letter: Letter;
   oneClick: OneClick;
-  /** Opens the sealed addresses (null before `keys init`). */
-  opener: Opener | null;
+  opener: Opener | null; // null before `keys init`
   transport: Transporter;
   db: pg.Pool;
   connections: number;
@@ -70,11 +69,8 @@ export async function sendAll(plan: SendPlan) {
         if (kind === 'permanent') {
           await record(plan.db, plan.campaign, hash, 'failed', detail(error));
           done.failed += 1;
-          if (++refusedInARow >= REFUSED_IN_A_ROW) {
-            stop = new Error(
-              `The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped. Last reply: ${reply(error)}`,
-            );
-          }
+          const refused = `The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped. Last reply:`;
+          if (++refusedInARow >= REFUSED_IN_A_ROW) stop = new Error(`${refused} ${reply(error)}`);
           return;
         }
         // Temporary or fatal: back to 'pending' before any wait, so a stop now leaves it to send;
@@ -85,11 +81,9 @@ export async function sendAll(plan: SendPlan) {
         if (kind === 'fatal' || attempt >= plan.retries) return void (done.deferred += 1);
         const waited = await delay(plan.backoffMs * 2 ** attempt, true, { signal: plan.stopping }).catch(() => false);
         if (!waited || stop) return void (done.deferred += 1);
-        // Taken again before it leaves `resting`. A claim that finds it gone gives its share of
-        // --limit back, as a skipped address does: another sender took it (its claim read the
-        // resting set before this address rested, and queued behind this refusal's record), or it
-        // was erased meanwhile. Either way it was counted once already; the journal's state keeps it
-        // to one message.
+        // Taken again before it leaves `resting`. A claim that finds it gone (another sender's claim
+        // read `resting` before it rested, or it was erased) gives its share of --limit back, as a
+        // skipped address does: it was counted once already, and the journal keeps it to one message.
         next = await claimAgain(plan.db, plan.campaign, hash, plan.opener);
         resting.splice(resting.indexOf(hash), 1);
         if (!next?.mayEmail) budget += 1;

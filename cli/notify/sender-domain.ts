@@ -50,9 +50,9 @@ export type DomainCheck = { record: 'SPF' | 'DMARC' | 'DKIM' | 'MX'; ok: boolean
 export type SenderDomain = { domain: string; servers: string; checks: DomainCheck[] };
 export type Signing = { selector?: string; privateKey?: string };
 
-type Record = DomainCheck['record'];
-const ok = (record: Record, says: string): DomainCheck => ({ record, ok: true, says });
-const fault = (record: Record, says: string, fix: string): DomainCheck => ({ record, ok: false, says, fix });
+type RecordName = DomainCheck['record'];
+const ok = (record: RecordName, says: string): DomainCheck => ({ record, ok: true, says });
+const fault = (record: RecordName, says: string, fix: string): DomainCheck => ({ record, ok: false, says, fix });
 
 /** `tag=value; …` of a DMARC or DKIM record, tags lower-cased. */
 function tags(record: string): Map<string, string> {
@@ -150,7 +150,7 @@ async function mx(dns: Lookup, domain: string): Promise<DomainCheck> {
 export async function checkSenderDomain(domain: string, signing: Signing, dnsServer?: string): Promise<SenderDomain> {
   const dns = lookup(dnsServer);
   const timer = setTimeout(() => dns.cancel(), LOOKUP_BUDGET_MS);
-  const guarded = async (record: Record, check: () => Promise<DomainCheck>) =>
+  const guarded = async (record: RecordName, check: () => Promise<DomainCheck>) =>
     check().catch((error: Error) =>
       fault(record, `The lookup failed (${error.message}).`, 'Check the resolver (--dns-server), then run again.'),
     );
