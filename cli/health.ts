@@ -26,15 +26,14 @@ export function healthCommand(): Command {
     .action(async (options: { timeout: number; json?: boolean }) => {
       const startedAt = performance.now();
       const settings = readSettings();
-      const publicHalf = Array.isArray(settings)
-        ? Promise.resolve(settings)
-        : Promise.all([checkSite(settings, options.timeout), checkDataApi(settings, options.timeout)]).then((f) =>
-            f.flat(),
-          );
-      const databaseHalf: Promise<Finding[]> = process.env.DATABASE_URL
-        ? checkDatabase(Array.isArray(settings) ? undefined : settings.site, options.timeout)
-        : Promise.resolve([skipped('database', 'DATABASE_URL is not set: the public half alone was checked.')]);
-      const findings = (await Promise.all([publicHalf, databaseHalf])).flat();
+      const unset = Array.isArray(settings); // the findings that say which setting is missing
+      const publicHalf = unset
+        ? [settings]
+        : [checkSite(settings, options.timeout), checkDataApi(settings, options.timeout)];
+      const databaseHalf = process.env.DATABASE_URL
+        ? checkDatabase(unset ? undefined : settings.site, options.timeout)
+        : [skipped('database', 'DATABASE_URL is not set: the public half alone was checked.')];
+      const findings: Finding[] = (await Promise.all([...publicHalf, databaseHalf])).flat(2);
       report(findings, startedAt, Boolean(options.json));
       process.exitCode = exitCode(findings);
     });

@@ -23,13 +23,8 @@ async function ifReadable(check: string, run: () => Promise<Finding | Finding[]>
     return [await run()].flat();
   } catch (error) {
     if ((error as { code?: string }).code !== '42501') throw error;
-    return [
-      skipped(
-        check,
-        `DATABASE_URL's role may not read what this check reads (${message(error)}): docs/operations.md, ` +
-          '"A role for the daily check", lists the grants.',
-      ),
-    ];
+    const grants = 'docs/operations.md, "A role for the daily check", lists the grants';
+    return [skipped(check, `DATABASE_URL's role may not read what this check reads (${message(error)}): ${grants}.`)];
   }
 }
 
@@ -43,18 +38,12 @@ export async function checkDatabase(site: string | undefined, seconds: number): 
   }, seconds * 1000);
   const why = (error: unknown) => (timedOut ? `no answer within ${seconds} s` : message(error));
   try {
-    try {
-      await db.connect();
-    } catch (error) {
-      return [
-        setup(
-          'database',
-          `Could not connect with DATABASE_URL: ${why(error)}.`,
-          'Use the session pooler connection string and your database password (docs/operations.md, ' +
-            `"The connection"). ${RESTORE_PROJECT}`,
-        ),
-      ];
-    }
+    const connection = `Use the session pooler connection string and your database password (docs/operations.md, "The connection"). ${RESTORE_PROJECT}`;
+    const failed = await db.connect().then(
+      () => undefined,
+      (error: unknown) => error ?? 'failed',
+    );
+    if (failed) return [setup('database', `Could not connect with DATABASE_URL: ${why(failed)}.`, connection)];
     await db.query(
       `select set_config('statement_timeout', $1, false), set_config('lock_timeout', $1, false),
               set_config('default_transaction_read_only', 'on', false)`,

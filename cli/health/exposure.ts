@@ -12,7 +12,8 @@ const CHECK = 'exposure';
 
 /** What the page needs, and nothing more: anon and authenticated may add an address. */
 const ALLOWED_COLUMNS = { object: 'public.waiting_list', columns: ['email'] };
-/** The policy that stamps a signup with the current time (supabase/migrations/*_waiting_list.sql). */
+/** The policy that stamps a signup with the current time, as the migration creates it. */
+const MIGRATION = 'supabase/migrations/*_waiting_list.sql';
 const ALLOWED_POLICY = {
   object: 'public.waiting_list',
   name: 'waiting_list_fresh_signup',
@@ -130,19 +131,12 @@ async function policyFindings(db: pg.Client): Promise<Finding[]> {
           `The list's one policy is ${name} (for insert to anon, authenticated with check ${check}); ` +
           'any other opens rows to whoever a grant lets in.',
         p.object === object && p.name === name
-          ? `drop policy ${p.name} on ${p.object}; then recreate it as supabase/migrations/*_waiting_list.sql creates it.`
+          ? `drop policy ${p.name} on ${p.object}; then recreate it as ${MIGRATION} creates it.`
           : `drop policy "${p.name}" on ${p.object};`,
       ),
     );
-  if (!rows.some(allowed)) {
-    findings.push(
-      problem(
-        CHECK,
-        `Policy ${name} on ${object} is missing or changed: nothing states that a signup is stamped with the current time.`,
-        'Recreate it as supabase/migrations/*_waiting_list.sql creates it.',
-      ),
-    );
-  }
+  const missing = `Policy ${name} on ${object} is missing or changed: nothing states that a signup is stamped with the current time.`;
+  if (!rows.some(allowed)) findings.push(problem(CHECK, missing, `Recreate it as ${MIGRATION} creates it.`));
   return findings;
 }
 
