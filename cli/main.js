@@ -1,7 +1,6 @@
 /**
- * npm run waitlist -- <command>. Plain JavaScript that any Node can read: it checks the Node
- * version (node-version.js) before the program's TypeScript is loaded (an older Node cannot load
- * it and would only print a stack trace), then runs the program (program.ts).
+ * npm run waitlist -- <command>. Plain JavaScript that any Node can read: an older Node is told so
+ * (node-version.js) before the program's TypeScript (program.ts) would fail to load.
  */
 import { enableCompileCache } from 'node:module';
 import { satisfies, supportedNode } from './node-version.js';

@@ -1,8 +1,6 @@
 /**
- * The one rule for which Node runs the project: package.json's engines.node. Plain JavaScript that
- * any Node can read, so an older one is told so instead of failing on the TypeScript.
- * Alone (`node cli/node-version.js`), it exits 0 when the running Node is supported, 1 when not:
- * .ci/node.sh asks it whether to fetch Node.
+ * The one rule for which Node runs the project: package.json's engines.node, in plain JavaScript.
+ * Alone (`node cli/node-version.js`) it exits 0 on a supported Node, else 1 (.ci/node.sh asks it).
  */
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';

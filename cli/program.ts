@@ -44,18 +44,11 @@ try {
   await program.parseAsync();
 } catch (caught) {
   const error = explainDatabaseError(caught);
-  if ((error as NodeJS.ErrnoException).code === 'EPIPE') {
-    // The reader went away (e.g. `| head`): nothing left to say.
-  } else if (error instanceof CommanderError) {
-    process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
-  } else if (error instanceof UsageError) {
-    say(`waitlist: ${error.message}`);
-    process.exitCode = EXIT.usage;
-  } else if (error instanceof Cancelled) {
-    say(error.message);
-    process.exitCode = EXIT.failed;
-  } else {
-    say(`waitlist: ${error instanceof Error ? error.message : String(error)}`);
-    process.exitCode = EXIT.failed;
+  const message = error instanceof Error ? error.message : String(error);
+  if (error instanceof CommanderError) process.exitCode = error.exitCode === 0 ? EXIT.ok : EXIT.usage;
+  else if ((error as NodeJS.ErrnoException).code !== 'EPIPE') {
+    // (EPIPE: the reader went away, e.g. `| head`: nothing left to say.)
+    say(error instanceof Cancelled ? message : `waitlist: ${message}`);
+    process.exitCode = error instanceof UsageError ? EXIT.usage : EXIT.failed;
   }
 }

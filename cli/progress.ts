@@ -8,32 +8,18 @@ export function progress(label: string, total: number, every = 10_000): Progress
   if (process.stderr.isTTY) {
     // Loaded on a terminal only: a script reading stderr gets plain lines.
     const { SingleBar } = createRequire(import.meta.url)('cli-progress') as typeof import('cli-progress');
-    const bar = new SingleBar({
-      format: `${label} [{bar}] {value}/{total} | {rate}/s | {eta_formatted} left`,
-      stream: process.stderr,
-      etaBuffer: 200,
-    });
+    const format = `${label} [{bar}] {value}/{total} | {rate}/s | {eta_formatted} left`;
+    const bar = new SingleBar({ format, stream: process.stderr, etaBuffer: 200 });
     const started = Date.now();
     bar.start(total, 0, { rate: 0 });
     let done = 0;
-    return {
-      advance(by = 1) {
-        done += by;
-        bar.update(done, { rate: Math.round(done / Math.max(0.001, (Date.now() - started) / 1000)) });
-      },
-      stop: () => bar.stop(),
-    };
+    const rate = () => Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
+    return { advance: (by = 1) => bar.update((done += by), { rate: rate() }), stop: () => bar.stop() };
   }
-  let done = 0;
-  let reported = 0;
-  return {
-    advance(by = 1) {
-      done += by;
-      if (done - reported >= every) {
-        reported = done;
-        say(`${label}: ${done} of ${total}`);
-      }
-    },
-    stop() {},
+  let [done, reported] = [0, 0];
+  const advance = (by = 1) => {
+    done += by;
+    if (done - reported >= every) say(`${label}: ${(reported = done)} of ${total}`);
   };
+  return { advance, stop() {} };
 }

@@ -32,5 +32,4 @@ export async function writeAtomically(path: string, write: (file: WriteStream) =
   }
 }
 
-/** What stops a command from outside: Ctrl-C, kill, and a closed terminal. */
-const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP'];
+const STOP_SIGNALS: NodeJS.Signals[] = ['SIGINT', 'SIGTERM', 'SIGHUP']; // Ctrl-C, kill, a closed terminal

@@ -12,8 +12,7 @@ import { utcTimestamp } from '../list/utc.ts';
 
 export type CsvOptions = {
   spreadsheet: boolean;
-  /** Starts with the UTF-8 byte-order mark, by which spreadsheets recognise UTF-8 (else they read Windows-1252). */
-  byteOrderMark?: boolean;
+  byteOrderMark?: boolean; // by which spreadsheets recognise UTF-8 (else they read Windows-1252)
   onRows?: (rows: number) => void;
 };
 

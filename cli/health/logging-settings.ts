@@ -31,25 +31,16 @@ export type Origin =
 
 export type Setting = { name: string; value: string; origin: Origin };
 
-/** One kind of session: its login role, the Data API's request role, and the settings it runs with. */
-export type Session = {
-  login: string;
-  requestRole?: string;
-  /** The owner's commands, which also write by address (DELETE, INSERT: what log_statement = 'mod' logs). */
-  owner: boolean;
-  settings: Map<string, Setting>;
-  /** Libraries whose settings this session sees as loaded: preloaded anywhere, or visible in pg_settings here. */
+/**
+ * One kind of session: its login role, the Data API's request role, the settings it runs with;
+ * owner: the owner's commands, which also write by address (what log_statement = 'mod' logs);
+ * loaded: whether a library is, preloaded anywhere or visible in pg_settings here.
+ */
+export type Session = { login: string; requestRole?: string; owner: boolean; settings: Map<string, Setting> } & {
   loaded: (library: string) => boolean;
 };
 
-type ServerRow = {
-  name: string;
-  setting: string;
-  boot_val: string;
-  context: string;
-  source: string;
-  api_may_set: boolean;
-};
+type ServerRow = Record<'name' | 'setting' | 'boot_val' | 'context' | 'source', string> & { api_may_set: boolean };
 type RoleRow = { role: string | null; database: string | null; config: string[] };
 
 /** Sources that mean the value came from a database or role setting (read below) or this session. */

@@ -17,15 +17,11 @@ export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerK
      from (select extensions.gen_random_bytes(32) as t) test`,
     [publicKey],
   );
-  let opened: Buffer;
-  try {
-    opened = await unwrap(saved, rows[0].wrapped);
-  } catch (error) {
-    throw new UsageError(`The saved private key does not open what the database wraps: ${(error as Error).message}`);
-  }
-  if (!timingSafeEqual(createHash('sha256').update(opened).digest(), rows[0].digest)) {
-    throw new UsageError('The saved private key opened the test key wrongly: nothing was installed.');
-  }
+  const opened = await unwrap(saved, rows[0].wrapped).catch((error: Error) => {
+    throw new UsageError(`The saved private key does not open what the database wraps: ${error.message}`);
+  });
+  const wrongly = 'The saved private key opened the test key wrongly: nothing was installed.';
+  if (!timingSafeEqual(createHash('sha256').update(opened).digest(), rows[0].digest)) throw new UsageError(wrongly);
 }
 
 /** Installs the public key and seals every stored address in one transaction; returns how many. */

@@ -102,9 +102,8 @@ export async function openerFor(db: Queryable, purpose: string): Promise<Opener 
   const publicKey = await installedPublicKey(db);
   if (!publicKey) return null;
   const key = await ownerKey(purpose);
-  if (!(await matches(key, publicKey))) {
-    throw new UsageError("That owner key does not open this list (the database holds another one's public key).");
-  }
+  const another = "That owner key does not open this list (the database holds another one's public key).";
+  if (!(await matches(key, publicKey))) throw new UsageError(another);
   return new Opener(key);
 }
 

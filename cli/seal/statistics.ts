@@ -1,9 +1,7 @@
 /**
- * What ANALYZE sampled of the list before it was sealed. PostgreSQL keeps each column's sample in
- * the catalog pg_statistic, and a replaced sample stays in that catalog's file as a dead row
- * version (VACUUM does not overwrite it). So once every address is sealed, the address column is
- * sampled afresh (it holds only NULLs), then pg_statistic is rewritten into new files (VACUUM
- * FULL), which the database's owner may do, not only a superuser (on Supabase, `postgres`).
+ * What ANALYZE sampled of the list before it was sealed: a replaced sample stays in pg_statistic's
+ * file as a dead row version. Once every address is sealed, the address column is sampled afresh
+ * (only NULLs), then pg_statistic rewritten (VACUUM FULL, which the database's owner may run).
  */
 import type pg from 'pg';
 import { inTransaction } from '../list/signups.ts';
@@ -38,10 +36,7 @@ const STATISTICS_FILES = `
  * (a role that may not gets a warning from VACUUM: new files tell) and the list lets (5 s for a lock).
  */
 export async function forgetAddressSamples(db: pg.Client) {
-  const lockTimeout = (error: { code?: string }) => {
-    if (error.code !== '55P03') throw error;
-    return false;
-  };
+  const lockTimeout = (error: { code?: string }) => (error.code === '55P03' ? false : Promise.reject(error));
   await db.query(`set lock_timeout = '5s'`);
   try {
     const resampled = await resample(db).catch(lockTimeout);
