@@ -17,10 +17,8 @@ export function table(header: string[], rows: string[][]): void {
 function surprises({ scope, per_10_minutes, per_day, applies_to }: Limit): string[] {
   const refused = `every signup of scope ${scope} (${applies_to}) would be refused`;
   if (per_10_minutes === 0 || per_day === 0) return [`With a limit of 0, ${refused}.`];
-  if (per_day < per_10_minutes) {
-    return [`--per-day ${per_day} is below --per-10-minutes ${per_10_minutes}: the day's limit is reached first.`];
-  }
-  return [];
+  const below = `--per-day ${per_day} is below --per-10-minutes ${per_10_minutes}: the day's limit is reached first.`;
+  return per_day < per_10_minutes ? [below] : [];
 }
 
 async function change(scope: string, options: Options): Promise<void> {

@@ -18,25 +18,20 @@ export async function lockCampaign(session: Queryable, campaign: string): Promis
 
 /** Adds every address that may be emailed and has no row yet; drops rows that may no longer be sent. */
 export async function enqueue(db: Queryable, campaign: string): Promise<void> {
-  await db.query(
-    longQuery(
-      `insert into private.notify_journal (campaign, address_hash, signup_id)
-           select distinct on (h.address_hash) $1, h.address_hash, m.id
-           from private.mailable_signups m join private.signup_addresses h on h.id = m.id
-           order by h.address_hash, m.id
-           on conflict (campaign, address_hash) do update set signup_id = excluded.signup_id
-             where notify_journal.state = 'pending'`,
-      [campaign],
-    ),
+  const run = (sql: string) => db.query(longQuery(sql, [campaign]));
+  await run(
+    `insert into private.notify_journal (campaign, address_hash, signup_id)
+     select distinct on (h.address_hash) $1, h.address_hash, m.id
+     from private.mailable_signups m join private.signup_addresses h on h.id = m.id
+     order by h.address_hash, m.id
+     on conflict (campaign, address_hash) do update set signup_id = excluded.signup_id
+       where notify_journal.state = 'pending'`,
   );
-  await db.query(
-    longQuery(
-      `update private.notify_journal j set state = 'skipped', changed_at = now(),
-             detail = case when j.signup_id is null then 'erased' else 'do-not-email' end
-           where j.campaign = $1 and j.state = 'pending'
-             and (j.signup_id is null or not exists (select from private.mailable_signups m where m.id = j.signup_id))`,
-      [campaign],
-    ),
+  await run(
+    `update private.notify_journal j set state = 'skipped', changed_at = now(),
+       detail = case when j.signup_id is null then 'erased' else 'do-not-email' end
+     where j.campaign = $1 and j.state = 'pending'
+       and (j.signup_id is null or not exists (select from private.mailable_signups m where m.id = j.signup_id))`,
   );
 }
 

@@ -57,18 +57,9 @@ export function printSummary(s: Summary): void {
 
 /** The exit status that says what is left, and the words for it. */
 export function outcome(s: Summary): { code: number; words?: string } {
-  if (s.leftToSend)
-    return {
-      code: EXIT.leftToSend,
-      words: `${s.leftToSend} left to send: run the same command again (later, if the server refused them for now).`,
-    };
-  if (s.uncertain) {
-    return {
-      code: EXIT.onlyUncertain,
-      words:
-        `Only the ${s.uncertain} uncertain addresses are left: they may or may not have the message. ` +
-        'Send them again with --resend-uncertain, or leave them.',
-    };
-  }
-  return { code: EXIT.ok };
+  const again = 'run the same command again (later, if the server refused them for now)';
+  if (s.leftToSend) return { code: EXIT.leftToSend, words: `${s.leftToSend} left to send: ${again}.` };
+  const uncertain = `Only the ${s.uncertain} uncertain addresses are left: they may or may not have the message.`;
+  const words = `${uncertain} Send them again with --resend-uncertain, or leave them.`;
+  return s.uncertain ? { code: EXIT.onlyUncertain, words } : { code: EXIT.ok };
 }
