@@ -2,7 +2,7 @@
  * npm run waitlist -- <command>. Plain JavaScript that any Node can read: an older Node is told so
  * (node-version.js) before the program's TypeScript (program.ts) would fail to load.
  */
-import { enableCompileCache } from 'node:module';
+import module from 'node:module';
 import { satisfies, supportedNode } from './node-version.js';
 
 if (!satisfies(process.versions.node)) {
@@ -15,5 +15,5 @@ if (!satisfies(process.versions.node)) {
 }
 
 // The program's modules, type-stripped and compiled, kept on disk: the next start is faster and lighter.
-enableCompileCache();
+module.enableCompileCache();
 await import('./program.ts');
