@@ -89,9 +89,9 @@ async function byObjects(db: pg.Client): Promise<Finding> {
     return ok('migrations', `All ${MIGRATIONS.length} applied (each one's tables, views and functions exist).`);
   const { rows: chain } = await db.query<{ old: boolean }>(
     `select exists (select from pg_class c join pg_namespace n on n.oid = c.relnamespace
-                    where n.nspname = 'private' and c.relname = 'waiting_list_keys') as old`,
+                    where n.nspname = 'private' and c.relname = 'seal_chain') as old`,
   );
-  if (chain[0].old) return onOldChain('private.waiting_list_keys exists');
+  if (chain[0].old) return onOldChain('private.seal_chain exists');
   const files = [...new Set(missing.map((o) => o.file))];
   return notApplied(files, `missing ${missing.map((o) => o.name).join(', ')}`);
 }

@@ -74,7 +74,7 @@ describe('waitlist health, migrations', () => {
     try {
       expect(await checkMigrations(owner)).toEqual({
         ...OLD_CHAIN,
-        says: "The database is on the migrations this clone's baseline replaced (private.waiting_list_keys exists).",
+        says: "The database is on the migrations this clone's baseline replaced (private.seal_chain exists).",
       });
     } finally {
       await owner.end();

@@ -73,7 +73,7 @@ describe.each<ApiRole>(['anon', 'authenticated'])('with the public key, as %s', 
 describe('with the service key, as service_role', () => {
   const asService = (sql: string) => apiRequest(db.api, sql, [], { role: 'service_role', keep: false });
 
-  it("cannot read or count the list: only the owner's command does, with the recovery key", async () => {
+  it("cannot read or count the list: only the owner's command does, with the owner key", async () => {
     expect(await refusal(asService(`select email from public.waiting_list`))).toMatchObject(DENIED);
     expect(await refusal(asService('select count(*) from public.waiting_list'))).toMatchObject(DENIED);
   });
@@ -136,7 +136,7 @@ describe('schema private, every object in it', () => {
         'function private.forget_expired_signups()',
       ]),
     );
-    // The hash ratchet is gone: nothing below may pass because an object is missing.
+    // The old chain's sealing tables are gone: nothing below may pass because an object is missing.
     expect(names).not.toContain('table seal_key');
     expect(names).not.toContain('table seal_chain');
   });
