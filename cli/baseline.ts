@@ -15,12 +15,16 @@ import { Command } from 'commander';
 import type pg from 'pg';
 import { databaseConfig, longQuery, withDatabase } from './connect/database.ts';
 import { plural } from './health/finding.ts';
-import { CHAIN_2026_11_26, MIGRATIONS, migrationPath } from './health/migrations.ts';
+import { BASELINE, CHAIN_2026_11_26, MIGRATIONS, migrationPath } from './health/migrations.ts';
 import { confirm, say, UsageError } from './terminal.ts';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const CLEAN_UP = new URL('../supabase/baseline/from-chain-2026-11-26.sql', import.meta.url);
-const BASELINE = MIGRATIONS.map((file) => file.slice(0, 14));
+const BASELINE_FILES = MIGRATIONS.filter((file) => BASELINE.includes(file.slice(0, 14)));
+/** What npx and the CLI may see of the environment: none of the owner's secrets (DATABASE_URL, SMTP_URL, …), no PG*. */
+const CHILD_ENV =
+  /^(PATH|HOME|TMPDIR|LANG|LC_\w+|TERM|XDG_\w+|NODE_EXTRA_CA_CERTS|npm_config_\w+|NPM_CONFIG_\w+|(HTTPS?|NO)_PROXY|(https?|no)_proxy)$/;
+const childEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => CHILD_ENV.test(name)));
 
 async function stateOf(db: pg.Client) {
   const { rows } = await db.query<{ chain: boolean; baseline: boolean; history: boolean }>(
@@ -42,7 +46,7 @@ async function stateOf(db: pg.Client) {
 
 /** The clean-up and every baseline file, in one transaction. */
 export async function moveToBaseline(db: pg.Client): Promise<void> {
-  const files = [CLEAN_UP, ...MIGRATIONS.map(migrationPath)];
+  const files = [CLEAN_UP, ...BASELINE_FILES.map(migrationPath)];
   await db.query('begin');
   try {
     for (const file of files) await db.query(longQuery(readFileSync(file, 'utf8')));
@@ -79,7 +83,7 @@ async function repairHistory(history: string[]): Promise<void> {
       promisify(execFile)(
         'npx',
         ['--yes', 'supabase@3.1.0', 'migration', 'repair', '--status', status, ...versions, `--remote=${url}`, '--yes'],
-        { cwd: ROOT, env: { ...process.env, ...env }, timeout: 10 * 60_000 },
+        { cwd: ROOT, env: { ...childEnv(), DO_NOT_TRACK: '1', ...env }, timeout: 10 * 60_000 },
       ).catch((error: { stdout?: string; stderr?: string }) => {
         throw new Error(`supabase migration repair --status ${status} failed:\n${error.stdout}${error.stderr}`);
       });
@@ -107,6 +111,12 @@ export function baselineCommand(): Command {
         );
       }
       if (!state.chain && !state.baseline) throw new UsageError('This database has no waiting list to move.');
+      const missing = state.chain && state.history ? CHAIN_2026_11_26.filter((v) => !state.history!.includes(v)) : [];
+      if (missing.length)
+        throw new UsageError(
+          `The history lacks ${plural(missing.length, 'migration')} of the old chain (${missing.join(', ')}): push ` +
+            'the whole chain first, from a clone of commit a854308, then run this again.',
+        );
       // The history is wrong while it lists a version of the chain, or lacks one of the baseline.
       const history = state.history;
       const historyWrong =

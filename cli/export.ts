@@ -5,6 +5,7 @@ import { to as copyTo } from 'pg-copy-streams';
 import { withDatabase } from './connect/database.ts';
 import { writeAtomically } from './export/atomic-file.ts';
 import { crlf, type CsvOptions, plainCsvSource, sealedCsv, sealedCsvSource } from './export/csv.ts';
+import { keySignups } from './list/signups.ts';
 import { progress } from './progress.ts';
 import { openerFor, wrappedKeys } from './seal/open.ts';
 import { EXIT, say } from './terminal.ts';
@@ -25,6 +26,8 @@ async function exportTo(to: Writable, all: boolean, spreadsheet: boolean): Promi
     async (db) => {
       // Before anything is written: without the key, no address at all.
       const opener = await openerFor(db, 'export');
+      // Rows restored with triggers off get their address hash first: unhashed, no do-not-email entry would match them.
+      await keySignups(db);
       // One snapshot for the CSV and its counts, so "left out" is exact.
       await db.query('begin isolation level repeatable read read only');
       const { rows } = await db.query<{ signups: number; closed: number }>(

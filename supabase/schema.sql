@@ -314,13 +314,16 @@ declare
   slot text := private.hour_key_table(hour);
   public_key bytea;
 begin
-  execute format('select k.id, k.clear_key from private.%I k where k.hour = $1 order by k.id desc limit 1', slot)
-    into id, clear_key using hour;
-  if id is not null then
-    return;
-  end if;
   select o.public_key into public_key from private.owner_key o;
   if not found then
+    return;
+  end if;
+  -- Only a key whose wrapped copy is still there: after the owner's keys were deleted (a fresh
+  -- keys init), an earlier clear key of this hour would seal what nobody can open.
+  execute format('select k.id, k.clear_key from private.%I k where k.hour = $1'
+                 ' and exists (select from private.wrapped_hour_keys w where w.id = k.id) order by k.id desc limit 1', slot)
+    into id, clear_key using hour;
+  if id is not null then
     return;
   end if;
   clear_key := extensions.gen_random_bytes(64);
@@ -428,9 +431,10 @@ begin
   for client in select * from private.client_networks() loop
     select * into quota from private.signup_limits l where l.scope = client.scope;
     continue when not found; -- a scope without a row is not limited
-    key := sha256(secret || convert_to(client.network, 'UTF8'));
+    key := extensions.hmac(convert_to(client.network, 'UTF8'), secret, 'sha256');
     fallback := case when client.scope = 'ipv6/64'
-                     then sha256(secret || convert_to('/64s of ' || network(set_masklen(client.network::inet, 48))::text, 'UTF8')) end;
+                     then extensions.hmac(convert_to('/64s of ' || network(set_masklen(client.network::inet, 48))::text, 'UTF8'),
+                                         secret, 'sha256') end;
     perform pg_advisory_xact_lock(('x' || encode(substring(key from 1 for 8), 'hex'))::bit(64)::bigint);
     keys := keys || key;
     fallbacks := fallbacks || fallback;
@@ -449,7 +453,7 @@ begin
   -- 'all' counts signups only: the storage the free plan can hold. Counted in 16 shards (by
   -- connection), summed without a lock (one hot row would make every signup wait for the one
   -- before): concurrent requests may pass it by at most the number in flight.
-  shards := array(select sha256(secret || convert_to('all/' || shard, 'UTF8')) from generate_series(0, 15) shard);
+  shards := array(select extensions.hmac(convert_to('all/' || shard, 'UTF8'), secret, 'sha256') from generate_series(0, 15) shard);
   select * into quota from private.signup_limits l where l.scope = 'all';
   if found then
     select * into counted from private.counted_signups(shards, slot_start, day_start);
@@ -583,8 +587,7 @@ CREATE FUNCTION private.network_hash(network text, at timestamp with time zone D
     LANGUAGE sql
     SET search_path TO ''
     AS $$
-  select sha256(private.signup_secret(date_trunc('day', at, 'UTC'))
-                || convert_to(network, 'UTF8'))
+  select extensions.hmac(convert_to(network, 'UTF8'), private.signup_secret(date_trunc('day', at, 'UTC')), 'sha256')
 $$;
 
 ALTER FUNCTION private.network_hash(network text, at timestamp with time zone) OWNER TO postgres;
@@ -811,7 +814,7 @@ ALTER FUNCTION private.seal_pending() OWNER TO postgres;
 -- Name: FUNCTION seal_pending(); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.seal_pending() IS 'Hashes rows that arrived with triggers off and, once the owner key is installed, seals every row stored as typed; returns how many rows it changed.';
+COMMENT ON FUNCTION private.seal_pending() IS 'Hashes rows that arrived with triggers off and, once the owner key is installed, seals every hashed row stored as typed (a row repeating a listed address stays unhashed: the owner''s commands name it); returns how many it changed.';
 
 --
 -- Name: seal_signup(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -909,7 +912,7 @@ begin
   if found_secret is null then
     insert into private.signup_secrets (day_start, day_end, secret)
     values (day_start, day_start + interval '24 hours',
-            uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()))
+            extensions.gen_random_bytes(48))
     on conflict do nothing;
     select s.secret into found_secret from private.signup_secrets s where s.day_start = signup_secret.day_start;
   end if;
@@ -1180,7 +1183,7 @@ ALTER TABLE private.mailable_signups OWNER TO postgres;
 -- Name: VIEW mailable_signups; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON VIEW private.mailable_signups IS 'public.waiting_list without the do-not-email list (an erased address that signed up again is back), with each row''s seal and hour key: email is null once sealed.';
+COMMENT ON VIEW private.mailable_signups IS 'public.waiting_list without the do-not-email list (an erased address that signed up again is back), with each row''s seal and hour key: email is null once sealed. Matched by address hash: the owner''s commands hash rows restored with triggers off before they read it.';
 
 --
 -- Name: notify_journal; Type: TABLE; Schema: private; Owner: postgres
@@ -1203,7 +1206,7 @@ ALTER TABLE private.notify_journal OWNER TO postgres;
 -- Name: TABLE notify_journal; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.notify_journal IS 'Who was sent which campaign, by address hash. detail: the SMTP reply of a failure, address removed.';
+COMMENT ON TABLE private.notify_journal IS 'Who was sent which campaign, by address hash. detail: a failure''s SMTP reply code and enhanced status (or error code), never the reply''s text.';
 
 --
 -- Name: owner_key; Type: TABLE; Schema: private; Owner: postgres
@@ -1241,7 +1244,7 @@ ALTER TABLE private.signup_counts OWNER TO postgres;
 -- Name: TABLE signup_counts; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.signup_counts IS 'Signups per network per slot. network = sha256(secret of the day || network text); no address, no time finer than the slot. Deleted by private.forget_expired_signups() once slot_end has passed.';
+COMMENT ON TABLE private.signup_counts IS 'Signups per network per slot. network = HMAC-SHA256(secret of the day, network text); no address, no time finer than the slot. Deleted by private.forget_expired_signups() once slot_end has passed.';
 
 --
 -- Name: signup_duplicates_overflow_day; Type: SEQUENCE; Schema: private; Owner: postgres
@@ -1319,7 +1322,7 @@ ALTER TABLE private.signup_secrets OWNER TO postgres;
 -- Name: TABLE signup_secrets; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.signup_secrets IS 'The random key of each UTC day''s network hashes. Deleted when the day is over, with its counters.';
+COMMENT ON TABLE private.signup_secrets IS 'The random secret (48 bytes) of each UTC day''s network hashes. Deleted when the day is over, with its counters.';
 
 --
 -- Name: wrapped_hour_keys; Type: TABLE; Schema: private; Owner: postgres
@@ -1338,7 +1341,7 @@ ALTER TABLE private.wrapped_hour_keys OWNER TO postgres;
 -- Name: TABLE wrapped_hour_keys; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.wrapped_hour_keys IS 'Each hour key, wrapped to the owner''s public key (pgp_pub_encrypt_bytea); several in one hour after a crash.';
+COMMENT ON TABLE private.wrapped_hour_keys IS 'Each hour key, wrapped to the owner key''s public half; several in one hour when first signups race, after a crash, and for the key `keys init` made on the owner''s machine to seal the rows stored before it.';
 
 --
 -- Name: wrapped_hour_keys_id_seq; Type: SEQUENCE; Schema: private; Owner: postgres

@@ -10,11 +10,13 @@ import { ok, setup, type Finding } from './finding.ts';
 import { APPLY_MIGRATIONS } from './fixes.ts';
 
 const DIR = new URL('../../supabase/migrations/', import.meta.url);
-/** The baseline's files, in order. */
+/** Every migration file, in order: the baseline's, then any later ones. */
 export const MIGRATIONS = readdirSync(DIR)
   .filter((name) => /^\d{14}_\w+\.sql$/.test(name))
   .sort();
 export const migrationPath = (file: string) => new URL(file, DIR);
+/** The baseline's versions: the files that replaced the chain of 2026-11-26 (later ones are applied by db push). */
+export const BASELINE = ['20261128100000', '20261128100100', '20261128100200', '20261128100300', '20261128100400'];
 /** The versions of the chain of 2026-11-26 that the baseline replaced (supabase/tests/fixtures/chain-2026-11-26/). */
 export const CHAIN_2026_11_26 = [
   '20261122044500',

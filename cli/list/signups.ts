@@ -54,18 +54,19 @@ export async function sealPending(db: Queryable): Promise<number> {
   return rows[0].changed;
 }
 
-/** sealPending, then a refusal naming the signups it could not hash: another holds their address. */
+/** sealPending, then a refusal naming (by id, never by address) the signups it could not hash: another holds their address. */
 export async function keySignups(db: Queryable): Promise<number> {
   const changed = await sealPending(db);
-  const { rows: duplicates } = await db.query<{ id: string; email: string }>(
-    `select w.id, w.email from public.waiting_list w
+  const { rows: duplicates } = await db.query<{ id: string }>(
+    `select w.id from public.waiting_list w
      where not exists (select from private.signup_addresses a where a.id = w.id) order by w.id`,
   );
   if (duplicates.length) {
+    const ids = duplicates.map((d) => d.id).join(', ');
     throw new UsageError(
-      `${duplicates.length} signups repeat an address already on the list (added with the triggers off): ` +
-        `${duplicates.map((d) => d.email).join(', ')}. Nothing else was done. Remove the extra rows, e.g. in the ` +
-        `SQL editor: delete from public.waiting_list where id in (${duplicates.map((d) => d.id).join(', ')});`,
+      `${duplicates.length} signups repeat an address already on the list (added with the triggers off), ids ` +
+        `${ids}. Nothing else was done. Remove the extra rows, e.g. in the SQL editor: ` +
+        `delete from public.waiting_list where id in (${ids});`,
     );
   }
   return changed;

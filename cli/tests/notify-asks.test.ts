@@ -131,9 +131,10 @@ describe('signups added with the triggers off', () => {
     inbox.accepted.length = 0;
     const { code, stderr } = await waitlist(letterArgs('repeated'), { SMTP_URL: inbox.url });
     expect(code).toBe(2);
-    expect(stderr).toContain(
-      '1 signups repeat an address already on the list (added with the triggers off): ASKS-1@example.com',
+    expect(stderr).toMatch(
+      /1 signups repeat an address already on the list \(added with the triggers off\), ids \d+\./,
     );
+    expect(stderr).not.toMatch(/asks-1@example\.com/i);
     expect(inbox.accepted).toEqual([]);
     await db.owner.query(`delete from public.waiting_list where email = 'ASKS-1@example.com'`);
   });

@@ -134,7 +134,7 @@ comment on table private.address_hash_secret is
 alter table private.address_hash_secret alter column secret set statistics 0;
 revoke all on table private.address_hash_secret from public, anon, authenticated, service_role;
 insert into private.address_hash_secret (secret)
-values (uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()))
+values (extensions.gen_random_bytes(32))
 on conflict (one_row) do nothing;
 
 -- sha256(secret || canonical address), then 64 rounds of HMAC-SHA256 under the secret: whoever

@@ -104,7 +104,7 @@ create table if not exists private.signup_secrets (
   secret bytea not null
 );
 comment on table private.signup_secrets is
-  'The random key of each UTC day''s network hashes. Deleted when the day is over, with its counters.';
+  'The random secret (48 bytes) of each UTC day''s network hashes. Deleted when the day is over, with its counters.';
 alter table private.signup_secrets alter column secret set statistics 0;
 
 create table if not exists private.signup_counts (
@@ -116,7 +116,7 @@ create table if not exists private.signup_counts (
 );
 create index if not exists signup_counts_expiry_idx on private.signup_counts (slot_end);
 comment on table private.signup_counts is
-  'Signups per network per slot. network = sha256(secret of the day || network text); no address, '
+  'Signups per network per slot. network = HMAC-SHA256(secret of the day, network text); no address, '
   'no time finer than the slot. Deleted by private.forget_expired_signups() once slot_end has passed.';
 
 -- The current API request's headers (PostgREST sets request.headers, names in lower case); null
@@ -215,7 +215,7 @@ begin
   if found_secret is null then
     insert into private.signup_secrets (day_start, day_end, secret)
     values (day_start, day_start + interval '24 hours',
-            uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()) || uuid_send(gen_random_uuid()))
+            extensions.gen_random_bytes(48))
     on conflict do nothing;
     select s.secret into found_secret from private.signup_secrets s where s.day_start = signup_secret.day_start;
   end if;
@@ -230,8 +230,7 @@ create or replace function private.network_hash(network text, at timestamptz def
   language sql
   set search_path = ''
   as $$
-  select sha256(private.signup_secret(date_trunc('day', at, 'UTC'))
-                || convert_to(network, 'UTF8'))
+  select extensions.hmac(convert_to(network, 'UTF8'), private.signup_secret(date_trunc('day', at, 'UTC')), 'sha256')
 $$;
 revoke all on function private.network_hash(text, timestamptz) from public;
 
@@ -447,9 +446,10 @@ begin
   for client in select * from private.client_networks() loop
     select * into quota from private.signup_limits l where l.scope = client.scope;
     continue when not found; -- a scope without a row is not limited
-    key := sha256(secret || convert_to(client.network, 'UTF8'));
+    key := extensions.hmac(convert_to(client.network, 'UTF8'), secret, 'sha256');
     fallback := case when client.scope = 'ipv6/64'
-                     then sha256(secret || convert_to('/64s of ' || network(set_masklen(client.network::inet, 48))::text, 'UTF8')) end;
+                     then extensions.hmac(convert_to('/64s of ' || network(set_masklen(client.network::inet, 48))::text, 'UTF8'),
+                                         secret, 'sha256') end;
     perform pg_advisory_xact_lock(('x' || encode(substring(key from 1 for 8), 'hex'))::bit(64)::bigint);
     keys := keys || key;
     fallbacks := fallbacks || fallback;
@@ -468,7 +468,7 @@ begin
   -- 'all' counts signups only: the storage the free plan can hold. Counted in 16 shards (by
   -- connection), summed without a lock (one hot row would make every signup wait for the one
   -- before): concurrent requests may pass it by at most the number in flight.
-  shards := array(select sha256(secret || convert_to('all/' || shard, 'UTF8')) from generate_series(0, 15) shard);
+  shards := array(select extensions.hmac(convert_to('all/' || shard, 'UTF8'), secret, 'sha256') from generate_series(0, 15) shard);
   select * into quota from private.signup_limits l where l.scope = 'all';
   if found then
     select * into counted from private.counted_signups(shards, slot_start, day_start);

@@ -7,6 +7,9 @@
 --   never in a WAL archive, a base backup or a replica, and emptied by a crash), and only for its
 --   hour. For the owner it is kept wrapped to the owner key (pgp_pub_encrypt_bytea) in
 --   private.wrapped_hour_keys, in the same transaction as the first row sealed under it.
+-- * One key is not made here: `keys init` seals the rows stored before it under a key made on the
+--   owner's machine and wrapped there (openpgp.js), in the transaction that installs the owner key;
+--   the database never holds that key in clear.
 -- * Three unlogged tables take turns, one per hour (hour mod 3). A job each minute TRUNCATEs the
 --   ones of past hours: TRUNCATE gives a table a new, empty file (DELETE would leave the key's bytes
 --   in a dead row version, and VACUUM does not overwrite them), and its ACCESS EXCLUSIVE lock falls
@@ -41,7 +44,8 @@ create table if not exists private.wrapped_hour_keys (
   made_at timestamptz not null default now()
 );
 comment on table private.wrapped_hour_keys is
-  'Each hour key, wrapped to the owner''s public key (pgp_pub_encrypt_bytea); several in one hour after a crash.';
+  'Each hour key, wrapped to the owner key''s public half; several in one hour when first signups race, after a '
+  'crash, and for the key `keys init` made on the owner''s machine to seal the rows stored before it.';
 
 -- The current hour's key in clear, in the table of its hour (hour mod 3). Unlogged: never in the
 -- WAL. No statistics (ANALYZE would copy the key into pg_statistic, a logged catalog) and no check
@@ -89,13 +93,16 @@ declare
   slot text := private.hour_key_table(hour);
   public_key bytea;
 begin
-  execute format('select k.id, k.clear_key from private.%I k where k.hour = $1 order by k.id desc limit 1', slot)
-    into id, clear_key using hour;
-  if id is not null then
-    return;
-  end if;
   select o.public_key into public_key from private.owner_key o;
   if not found then
+    return;
+  end if;
+  -- Only a key whose wrapped copy is still there: after the owner's keys were deleted (a fresh
+  -- keys init), an earlier clear key of this hour would seal what nobody can open.
+  execute format('select k.id, k.clear_key from private.%I k where k.hour = $1'
+                 ' and exists (select from private.wrapped_hour_keys w where w.id = k.id) order by k.id desc limit 1', slot)
+    into id, clear_key using hour;
+  if id is not null then
     return;
   end if;
   clear_key := extensions.gen_random_bytes(64);
@@ -213,8 +220,8 @@ begin
 end;
 $$;
 comment on function private.seal_pending() is
-  'Hashes rows that arrived with triggers off and, once the owner key is installed, seals every row stored as typed; '
-  'returns how many rows it changed.';
+  'Hashes rows that arrived with triggers off and, once the owner key is installed, seals every hashed row stored '
+  'as typed (a row repeating a listed address stays unhashed: the owner''s commands name it); returns how many it changed.';
 revoke all on function private.seal_pending() from public;
 
 -- Empties the tables of past hours. Run each minute by pg_cron; returns how many it emptied.

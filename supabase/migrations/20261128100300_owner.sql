@@ -31,7 +31,8 @@ create view private.mailable_signups with (security_invoker = true) as
     where not (d.reason = 'erased' and l.created_at > d.added_at));
 comment on view private.mailable_signups is
   'public.waiting_list without the do-not-email list (an erased address that signed up again is back), '
-  'with each row''s seal and hour key: email is null once sealed.';
+  'with each row''s seal and hour key: email is null once sealed. Matched by address hash: the owner''s commands '
+  'hash rows restored with triggers off before they read it.';
 
 -- One row per campaign and address: the primary key is what makes a message go at most once.
 -- pending -> sending (committed before the SMTP server gets it) -> sent | failed | skipped.
@@ -52,7 +53,7 @@ create table if not exists private.notify_journal (
 create index if not exists notify_journal_waiting_idx on private.notify_journal (campaign, state, signup_id);
 create index if not exists notify_journal_signup_idx on private.notify_journal (signup_id);
 comment on table private.notify_journal is
-  'Who was sent which campaign, by address hash. detail: the SMTP reply of a failure, address removed.';
+  'Who was sent which campaign, by address hash. detail: a failure''s SMTP reply code and enhanced status (or error code), never the reply''s text.';
 
 revoke all on table private.do_not_email, private.notify_journal, private.mailable_signups
   from public, anon, authenticated, service_role;
@@ -98,6 +99,12 @@ comment on function private.unsubscribe(bytea) is
 revoke all on function private.unsubscribe(bytea) from public;
 grant usage on schema private to waitlist_unsubscribe;
 grant execute on function private.unsubscribe(bytea) to waitlist_unsubscribe;
+
+-- Nothing in private is the API roles' (the triggers that need it run as its owner), and a function
+-- added to it later is executable by no one until it is granted.
+revoke all on all tables in schema private from anon, authenticated, service_role;
+revoke all on all sequences in schema private from anon, authenticated, service_role;
+alter default privileges in schema private revoke execute on functions from public;
 
 reset lock_timeout;
 reset statement_timeout;
