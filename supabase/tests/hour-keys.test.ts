@@ -59,4 +59,31 @@ describe('hourly keys', () => {
     );
     expect(rows.map((row) => row.hour.getUTCHours()).slice(-5)).toEqual([3, 3, 3, 4, 4]);
   });
+
+  it('are never used once their wrapped copy is gone: a list started over in the hour seals under a new key', async () => {
+    await sealClock(at(7));
+    await db.owner.query(`insert into public.waiting_list (email) values ('seven@example.com')`);
+    const hourKeyOf = async (email: string) =>
+      (
+        await db.owner.query<{ id: string | null }>(
+          `select a.hour_key_id as id from public.waiting_list w join private.signup_addresses a on a.id = w.id
+           where w.email = $1 or (w.email is null and a.address_hash = private.address_hash($1))`,
+          [email],
+        )
+      ).rows[0].id;
+    const before = await hourKeyOf('seven@example.com');
+    expect(before).not.toBeNull();
+    // The start-over the owner's runbook gives, without emptying the clear keys of this hour.
+    await db.owner.query('truncate public.waiting_list cascade');
+    await db.owner.query('delete from private.owner_key; delete from private.wrapped_hour_keys');
+    await db.owner.query(`insert into public.waiting_list (email) values ('seven-b@example.com')`);
+    expect(await hourKeyOf('seven-b@example.com')).toBeNull(); // no owner key: stored as typed, not sealed
+    await sealList(db.owner);
+    await db.owner.query(`insert into public.waiting_list (email) values ('seven-c@example.com')`);
+    const after = await hourKeyOf('seven-c@example.com');
+    expect(after).not.toBeNull();
+    expect(after).not.toBe(before);
+    const { rows } = await db.owner.query('select from private.wrapped_hour_keys where id = $1', [after]);
+    expect(rows).toHaveLength(1);
+  });
 });
