@@ -18,7 +18,7 @@ const JOBS = [
   {
     name: 'waitlist-purge-job-history',
     scheduledBy: GUARD,
-    does: "deletes the guard jobs' run history older than a day",
+    does: "deletes the waitlist jobs' run history older than a day",
     runs: 'daily at 03:30 UTC',
     staleAfterSeconds: 25 * 3600,
     mustHaveRun: false, // a project younger than a day may not have had its first run yet

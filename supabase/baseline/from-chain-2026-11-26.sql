@@ -12,7 +12,7 @@ set statement_timeout = '60s';
 do $$
 begin
   if exists (select from private.waiting_list_keys where step is not null) then
-    raise exception 'Some signups are sealed by the hash ratchet: move them to hour keys first (keys upgrade).';
+    raise exception 'Some signups are sealed by the hash ratchet: move them to hour keys first (`npm run waitlist -- keys upgrade` in a clone of commit a854308).';
   end if;
   if exists (select from pg_extension where extname = 'pg_cron') then
     perform cron.unschedule(jobid) from cron.job where jobname = 'waitlist-seal-ratchet';

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import * as openpgp from 'openpgp';
 import type { Client } from 'pg';
+import { splitHourKey, splitSeal, tagInput } from '../../contracts/seal-format.ts';
 
 /** Returns the owner's private key, armored, as `keys init` writes it to its file. */
 export async function sealList(owner: Client): Promise<string> {
@@ -47,17 +48,16 @@ async function hourKey(owner: Client, privateKey: openpgp.PrivateKey, id: string
   return Buffer.from(data);
 }
 
-/** A seal opened: iv ‖ AES-256-CBC ‖ HMAC-SHA256(hour key id ‖ signup id ‖ iv ‖ ciphertext), tag first. */
+/** A seal opened (contracts/seal-format.ts), its tag checked first. */
 function open(key: Buffer, row: Row): string {
-  const seal = row.seal!;
-  const body = seal.subarray(0, seal.length - 32);
-  const header = Buffer.alloc(16);
-  header.writeBigInt64BE(BigInt(row.hour_key_id!), 0);
-  header.writeBigInt64BE(BigInt(row.id), 8);
-  const tag = createHmac('sha256', key.subarray(32)).update(header).update(body).digest();
-  if (!timingSafeEqual(tag, seal.subarray(body.length))) throw new Error(`Signup ${row.id}: its tag does not verify.`);
-  const decipher = createDecipheriv('aes-256-cbc', key.subarray(0, 32), body.subarray(0, 16));
-  return Buffer.concat([decipher.update(body.subarray(16)), decipher.final()]).toString('utf8');
+  const parts = splitSeal(row.seal!);
+  if (!parts) throw new Error(`Signup ${row.id}: its seal has no seal's length.`);
+  const { encryption, authentication } = splitHourKey(key);
+  const tag = createHmac('sha256', authentication);
+  for (const part of tagInput(BigInt(row.hour_key_id!), BigInt(row.id), parts.signed)) tag.update(part);
+  if (!timingSafeEqual(tag.digest(), parts.tag)) throw new Error(`Signup ${row.id}: its tag does not verify.`);
+  const decipher = createDecipheriv('aes-256-cbc', encryption, parts.iv);
+  return Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]).toString('utf8');
 }
 
 /**
