@@ -5,7 +5,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { longQuery } from '../connect/database.ts';
-import { inTransaction, keySignups } from '../list/signups.ts';
+import { inTransaction, keySignups, sealPending } from '../list/signups.ts';
 import { UsageError } from '../terminal.ts';
 import { type OwnerKey, unwrap } from './owner-key.ts';
 import { sealStoredInNode } from './seal-in-node.ts';
@@ -43,6 +43,5 @@ export async function installOwnerKey(db: pg.Client, publicKey: Buffer, saved: O
 export async function sealStored(db: pg.Client): Promise<number> {
   // Waits for every signup that began before now (it may have stored its address as typed).
   await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
-  const { rows } = await db.query<{ changed: number }>(longQuery('select private.seal_pending() as changed'));
-  return rows[0].changed;
+  return sealPending(db);
 }
