@@ -1,7 +1,7 @@
 /**
- * The database's half, with DATABASE_URL, read-only: every wait ends within the bound (the server
- * stops a statement, the connection is cut). The owner runs every check; a role with only the
- * grants docs/operations.md lists runs those it may read.
+ * The database's half, with DATABASE_URL, read-only but for one signup it rolls back (./signup.ts):
+ * every wait ends within the bound (the server stops a statement, the connection is cut). The owner
+ * runs every check; a role with only the grants docs/operations.md lists runs those it may read.
  */
 import pg from 'pg';
 import { databaseConfig } from '../connect/database.ts';
@@ -13,6 +13,7 @@ import { checkGuardData, checkLimits, checkOrigins } from './guard.ts';
 import { checkLogging } from './logging.ts';
 import { checkMigrations } from './migrations.ts';
 import { checkSealing } from './sealing.ts';
+import { checkSignup } from './signup.ts';
 import { checkUnsubscribeRole } from './unsubscribe-role.ts';
 
 const message = (error: unknown) => (error instanceof Error ? error.message : String(error));
@@ -60,6 +61,7 @@ export async function checkDatabase(site: string | undefined, seconds: number): 
       ...(await ifReadable('pg_cron', () => checkCron(db))),
       ...(await ifReadable('guard data', () => checkGuardData(db))),
       ...(await ifReadable('sealing', () => checkSealing(db))),
+      ...(await ifReadable('signup', () => checkSignup(db, site))),
       ...(await ifReadable('unsubscribe role', () => checkUnsubscribeRole(db))),
       ...(await ifReadable('logs', () => checkLogging(db))),
       ...exposure,

@@ -1,5 +1,6 @@
-/** The deployed page, fetched as a browser would: 200, the build's security headers, a CSP that lets it call the API. */
+/** The deployed page, fetched as a browser would: 200, the build's security headers at their strength, a CSP that lets it call the API. */
 import { ok, problem, type Finding } from './finding.ts';
+import { cspWeaknesses, directives, headerWeaknesses } from './header-values.ts';
 import { request } from './http.ts';
 import type { Settings } from './settings.ts';
 
@@ -10,27 +11,24 @@ export const SECURITY_HEADERS = [
 ];
 
 const DEPLOY_FIX = "look at the host's dashboard and redeploy the site (docs/deploy.md).";
-
-/** The sources of a CSP directive, or undefined when the policy does not name it. */
-function directive(policy: string, name: string): string[] | undefined {
-  for (const part of policy.split(';')) {
-    const [directiveName, ...sources] = part.trim().split(/\s+/);
-    if (directiveName?.toLowerCase() === name) return sources;
-  }
-  return undefined;
-}
+const HEADER_FIX = "Deploy the build's header file with the site (_headers, or nginx's headers.conf): docs/deploy.md.";
 
 function cspFinding(policy: string, settings: Settings): Finding {
-  const sources = directive(policy, 'connect-src') ?? directive(policy, 'default-src') ?? ['*'];
-  if (sources.includes('*') || sources.some((source) => source.replace(/\/$/, '') === settings.api)) {
-    return ok('CSP', `The page may call ${settings.api} (connect-src).`);
+  const found = directives(policy);
+  const sources = found.get('connect-src') ?? found.get('default-src') ?? ['*'];
+  if (!sources.includes('*') && !sources.some((source) => source.replace(/\/$/, '') === settings.api)) {
+    return problem(
+      'CSP',
+      `The deployed page may only call ${sources.join(' ')} (connect-src), not ${settings.api}: it was built for ` +
+        'another Supabase project, so its signups fail or go elsewhere.',
+      `Build the site with VITE_SUPABASE_URL=${settings.api} and redeploy it (or correct VITE_SUPABASE_URL here).`,
+    );
   }
-  return problem(
-    'CSP',
-    `The deployed page may only call ${sources.join(' ')} (connect-src), not ${settings.api}: it was built for ` +
-      'another Supabase project, so its signups fail or go elsewhere.',
-    `Build the site with VITE_SUPABASE_URL=${settings.api} and redeploy it (or correct VITE_SUPABASE_URL here).`,
-  );
+  const weak = cspWeaknesses(policy, [settings.site, settings.api]);
+  if (weak.length) {
+    return problem('CSP', `The deployed policy is weaker than the build's: ${weak.join('; ')}.`, HEADER_FIX);
+  }
+  return ok('CSP', `The page may call ${settings.api} and its own origin alone, and loads nothing inline or unsafe.`);
 }
 
 export async function checkSite(settings: Settings, seconds: number): Promise<Finding[]> {
@@ -40,13 +38,10 @@ export async function checkSite(settings: Settings, seconds: number): Promise<Fi
   if (answer.status !== 200)
     return [problem('site', `${settings.site} answered ${answer.status} instead of 200.`, fix)];
   const missing = SECURITY_HEADERS.filter((name) => !answer.headers.has(name));
-  const site = missing.length
-    ? problem(
-        'site',
-        `${settings.site} answers 200 without ${missing.join(', ')}.`,
-        "Deploy the build's header file with the site (_headers, or nginx's headers.conf): docs/deploy.md.",
-      )
-    : ok('site', `${settings.site} answers 200 with every security header the build sends.`);
+  const faults = [missing.length && `without ${missing.join(', ')}`, ...headerWeaknesses(answer.headers)];
+  const site = faults.some(Boolean)
+    ? problem('site', `${settings.site} answers 200 ${faults.filter(Boolean).join('; ')}.`, HEADER_FIX)
+    : ok('site', `${settings.site} answers 200 with every security header the build sends, none weaker.`);
   const policy = answer.headers.get('content-security-policy');
   return policy ? [site, cspFinding(policy, settings)] : [site];
 }

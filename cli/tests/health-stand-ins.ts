@@ -16,21 +16,31 @@ import { waitlist, type Result } from './run-cli';
 
 export const KEY = 'sb_publishable_health-test-key';
 
-export type Site = { url: string; /** The Supabase URL the deployed build was made with. */ builtFor: string };
+export type Site = {
+  url: string;
+  /** The Supabase URL the deployed build was made with. */
+  builtFor: string;
+  /** Headers served instead of the build's, by name (a host that weakened them). */
+  changed: Record<string, string>;
+};
 
 /** The build's headers for a page built for `site.builtFor` (no inline elements: the hashes do not matter here). */
 export const siteHeaders = (site: Site) =>
   securityHeaders({ supabase: site.builtFor, site: site.url }, { styles: [], scripts: [] }, 'this-host');
 
+const servedHeaders = (site: Site) =>
+  siteHeaders(site).map(([name, value]): [string, string] => [name, site.changed[name] ?? value]);
+
 async function startSite(): Promise<Site & { close(): Promise<void> }> {
   const http = createServer((request, response) => {
-    response.writeHead(request.url === '/' ? 200 : 404, ['content-type', 'text/html', ...siteHeaders(site).flat()]);
+    response.writeHead(request.url === '/' ? 200 : 404, ['content-type', 'text/html', ...servedHeaders(site).flat()]);
     response.end('<!doctype html><title>Coming soon</title>');
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));
   const site = {
     url: `http://127.0.0.1:${(http.address() as AddressInfo).port}`,
     builtFor: '',
+    changed: {},
     close: () => new Promise<void>((resolve) => http.close(() => resolve())),
   };
   return site;
@@ -115,5 +125,6 @@ export function useHealthyProject(stand: StandIns): void {
     await stand.owner.query('delete from cron.job_run_details where runid between 910000 and 919999');
     stand.api.behaviour = 'database';
     stand.site.builtFor = stand.api.url;
+    stand.site.changed = {};
   });
 }

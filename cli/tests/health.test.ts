@@ -46,6 +46,7 @@ describe('waitlist health, the public half', () => {
           'waitlist-seal-hour-keys',
           'guard data',
           'sealing',
+          'signup',
           'unsubscribe role',
           'logs',
           'exposure',
@@ -111,6 +112,54 @@ describe('waitlist health, the public half', () => {
     expect(run.stdout).toContain(
       `PROBLEM CSP: The deployed page may only call 'self' https://another-project.supabase.co (connect-src), not ${stand.api.url}`,
     );
+  });
+
+  /** The build's policy for the stand-in site, as the build writes it. */
+  const buildPolicy = () => siteHeaders(stand.site).find(([name]) => name === 'Content-Security-Policy')![1];
+
+  it.each([
+    [
+      'a wildcard policy',
+      () => 'default-src *',
+      "CSP: The deployed policy is weaker than the build's: default-src allows *;",
+    ],
+    [
+      'unsafe-inline scripts',
+      () => buildPolicy().replace("script-src 'self'", "script-src 'self' 'unsafe-inline' 'unsafe-eval'"),
+      "script-src allows 'unsafe-inline' 'unsafe-eval'.",
+    ],
+    [
+      'a page any site may frame',
+      () => buildPolicy().replace("frame-ancestors 'none'", 'frame-ancestors https:'),
+      "frame-ancestors allows https:; frame-ancestors is https:, not 'none'.",
+    ],
+    [
+      'calls to a third origin',
+      () => buildPolicy().replace('connect-src ', 'connect-src https://collector.example '),
+      'connect-src also allows https://collector.example.',
+    ],
+  ])("names a CSP weaker than the build's: %s (exit 1)", async (_, policy, named) => {
+    stand.site.changed = { 'Content-Security-Policy': policy() };
+    const run = await health(stand);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`PROBLEM CSP: `);
+    expect(run.stdout).toContain(named);
+  });
+
+  it.each([
+    [
+      'Strict-Transport-Security',
+      'max-age=0',
+      'Strict-Transport-Security "max-age=0" keeps HTTPS for less than a year',
+    ],
+    ['Referrer-Policy', 'unsafe-url', 'Referrer-Policy "unsafe-url" is weaker than strict-origin-when-cross-origin'],
+    ['X-Content-Type-Options', 'sniff', 'X-Content-Type-Options is "sniff", not nosniff'],
+    ['X-Frame-Options', 'ALLOWALL', 'X-Frame-Options "ALLOWALL" lets other sites frame the page'],
+  ])('names a weaker %s: %s (exit 1)', async (name, value, named) => {
+    stand.site.changed = { [name]: value };
+    const run = await health(stand);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain(`PROBLEM site: ${stand.site.url} answers 200 ${named}.`);
   });
 
   it('is the command the scheduled workflow runs, public values from repository variables', () => {

@@ -1,0 +1,100 @@
+/**
+ * The whole path a visitor's signup takes, proven by one: in a transaction of its own that it rolls
+ * back, a fresh address inserted as `anon` with the headers PostgREST sets, then a test value
+ * wrapped to the owner key (a signup wraps only for its hour's first, so the insert alone proves
+ * nothing later in the hour). No row, counter or key stays; sequences advance and the WAL records
+ * the rolled-back work.
+ */
+import { randomUUID } from 'node:crypto';
+import type pg from 'pg';
+import { ok, problem, skipped, type Finding } from './finding.ts';
+
+/** The network the proof counts against: TEST-NET-1, which no visitor connects from. */
+const PROOF_IP = '192.0.2.1';
+
+type DatabaseError = { code?: string; message?: string; where?: string; detail?: string };
+
+const REAPPLY = 'An object of the migrations was changed or dropped by hand: push them again (supabase/README.md).';
+/** The step that refused, matched on `<SQLSTATE> <where PL/pgSQL raised it>`, and its fix. */
+const STEPS: [pattern: RegExp, step: string, fix?: string][] = [
+  [
+    /^39000/,
+    'the owner key',
+    'private.owner_key holds a key pgcrypto cannot encrypt to: put back the one keys init installed.',
+  ],
+  [/^PGRST/, 'the guard', 'See the origins and limits findings.'],
+  [/limit_signups|count_signup|counted_signups|network_duplicates|signup_secret/, 'the counters'],
+  [/hour_key|seal_with|seal_signup|address_hash/, 'sealing'],
+  [/^23505/, 'the duplicate check'],
+  [/^235(02|14)/, 'the address check'],
+  [/^42501/, "the API role's grants"],
+  [/./, 'the signup'],
+];
+
+function failedStep({ code, where }: DatabaseError): { step: string; fix: string } {
+  const [, step, fix] = STEPS.find(([pattern]) => pattern.test(`${code} ${where ?? ''}`))!;
+  return { step, fix: fix ?? REAPPLY };
+}
+
+/** The guard's own refusal carries PostgREST's body as its message and the status as its detail. */
+function said(error: DatabaseError): string {
+  if (error.code !== 'PGRST') return `${error.code ?? ''} ${error.message ?? String(error)}`.trim();
+  const body = JSON.parse(error.message ?? '{}') as { code?: string; message?: string };
+  const { status } = JSON.parse(error.detail ?? '{}') as { status?: number };
+  return `${status} ${body.code} ${JSON.stringify(body.message)}`;
+}
+
+type Proof = { counted: boolean; sealedAsTyped: boolean | null; ownerKey: boolean };
+
+async function signUp(db: pg.Client, site: string | undefined): Promise<Proof> {
+  const headers = { 'cf-connecting-ip': PROOF_IP, prefer: 'return=minimal', ...(site ? { origin: site } : {}) };
+  await db.query(
+    `select set_config('request.headers', $1, true), set_config('request.method', 'POST', true),
+            set_config('request.path', '/waiting_list', true), set_config('request.jwt.claims', '{"role":"anon"}', true),
+            set_config('role', 'anon', true)`,
+    [JSON.stringify(headers)],
+  );
+  await db.query('insert into public.waiting_list (email) values ($1)', [`health-check-${randomUUID()}@example.com`]);
+  await db.query('reset role');
+  const { rows } = await db.query<Proof>(
+    `select exists (select from private.signup_counts c where c.network = private.network_hash($1)) as counted,
+            case when exists (select from private.owner_key)
+                 then a.seal is null or w.email is not null end as "sealedAsTyped",
+            exists (select from private.owner_key o
+                    where extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), o.public_key) is not null) as "ownerKey"
+     from public.waiting_list w left join private.signup_addresses a using (id)
+     where w.id = currval(pg_get_serial_sequence('public.waiting_list', 'id'))`,
+    [`${PROOF_IP}/32`],
+  );
+  return rows[0];
+}
+
+export async function checkSignup(db: pg.Client, site: string | undefined): Promise<Finding> {
+  const { rows } = await db.query<{ may: boolean }>(`select pg_has_role('anon', 'member') as may`);
+  if (!rows[0].may) {
+    return skipped(
+      'signup',
+      "DATABASE_URL's role cannot act as anon (the daily check's role may only read): the real signup, rolled " +
+        "back, that proves sealing, the owner key and the counters was not tried. Run health with the owner's DATABASE_URL.",
+    );
+  }
+  await db.query('begin read write');
+  try {
+    const proof = await signUp(db, site);
+    const faults = [
+      !proof.counted && 'the counters: the signup was not counted (the trigger limit_signups is missing or disabled)',
+      proof.sealedAsTyped && 'sealing: the signup was stored as typed although the owner key is installed',
+    ].filter(Boolean);
+    if (faults.length)
+      return problem('signup', `A signup as a visitor went through, but ${faults.join('; ')}.`, REAPPLY);
+    return ok(
+      'signup',
+      `A signup as a visitor was stored${proof.ownerKey ? ', sealed and counted, and the owner key wraps a test key' : ' and counted (not sealed: no owner key yet)'}; all of it rolled back.`,
+    );
+  } catch (error) {
+    const { step, fix } = failedStep(error as DatabaseError);
+    return problem('signup', `A signup as a visitor fails at ${step}: ${said(error as DatabaseError)}.`, fix);
+  } finally {
+    await db.query('rollback');
+  }
+}

@@ -1,0 +1,108 @@
+/**
+ * `waitlist health` proves that a visitor can join: a real signup as `anon`, rolled back, and a
+ * test key wrapped to the owner key. Each failure after the address check is named by its step,
+ * and nothing of the proof stays behind. On a database of its own, sealed by `keys init`.
+ */
+import { generateKey, readKey } from 'openpgp';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ownerUrl } from '../../supabase/harness/database';
+import { keysInit } from './keys-init';
+import { asSuperuser, useOwnDatabase } from './own-database';
+import { findingsOf, health, useStandIns } from './health-stand-ins';
+
+const own = useOwnDatabase('health_signup');
+const stand = useStandIns(() => own.info);
+
+// A database of its own has no pg_cron (it runs in one database of the server): health's verdict
+// there is never "healthy", so these tests read the signup finding, and its exit code once it fails.
+beforeAll(async () => {
+  await own.owner.query('insert into private.allowed_origins values ($1)', [stand.site.url]);
+  expect((await keysInit({ DATABASE_URL: own.url })).result.code).toBe(0);
+}, 120_000);
+
+/** What a proof could leave: rows, hour keys (wrapped and clear), the proof network's counts. */
+async function traces() {
+  const { rows } = await own.owner.query(
+    `select (select count(*) from public.waiting_list)::int as signups,
+            (select count(*) from private.wrapped_hour_keys)::int as wrapped,
+            (select count(*) from private.hour_key_0) + (select count(*) from private.hour_key_1)
+              + (select count(*) from private.hour_key_2) as clear,
+            (select count(*) from private.signup_counts where network = private.network_hash('192.0.2.1/32'))::int as counted`,
+  );
+  return rows[0];
+}
+
+const signupFinding = async (env: Record<string, string> = {}) => {
+  const run = await health(stand, ['--json'], env);
+  return findingsOf(run).find((f) => f.check === 'signup');
+};
+
+describe('waitlist health, the signup proof', () => {
+  it('proves a sealed, counted signup and a wrap to the owner key, leaving nothing behind', async () => {
+    const before = await traces();
+    expect(await signupFinding()).toEqual({
+      check: 'signup',
+      outcome: 'ok',
+      says: 'A signup as a visitor was stored, sealed and counted, and the owner key wraps a test key; all of it rolled back.',
+    });
+    expect(await traces()).toEqual(before);
+  });
+
+  it('names an owner key that cannot encrypt (exit 1), even when the hour already has its key', async () => {
+    // This hour's key exists, so a visitor's signup would not need the owner key until the next hour.
+    await own.owner.query(`insert into public.waiting_list (email) values ('first.of.the.hour@example.com')`);
+    const { rows } = await own.owner.query('select public_key from private.owner_key');
+    const signOnly = await generateKey({ type: 'ecc', userIDs: [{ name: 'by hand' }], subkeys: [], format: 'binary' });
+    const binary = (await readKey({ binaryKey: signOnly.publicKey })).toPacketList().write();
+    await own.owner.query('update private.owner_key set public_key = $1', [binary]);
+    try {
+      const run = await health(stand);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(/PROBLEM +signup: A signup as a visitor fails at the owner key: 39000 /);
+      expect(run.stdout).toContain('Fix: private.owner_key holds a key pgcrypto cannot encrypt to');
+    } finally {
+      await own.owner.query('update private.owner_key set public_key = $1', [rows[0].public_key]);
+    }
+  });
+
+  it('names the counters when a signup is not counted (exit 1)', async () => {
+    await asSuperuser(own, 'alter table public.waiting_list disable trigger limit_signups');
+    try {
+      const run = await health(stand);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        'PROBLEM signup: A signup as a visitor went through, but the counters: the signup was not counted',
+      );
+    } finally {
+      await asSuperuser(own, 'alter table public.waiting_list enable trigger limit_signups');
+    }
+  });
+
+  it('names sealing when a seal cannot be made (exit 1)', async () => {
+    const seal = 'private.seal_with(key_id bigint, clear_key bytea, id bigint, address text)';
+    const { rows } = await own.owner.query(`select pg_get_functiondef('private.seal_with'::regproc) as definition`);
+    await own.owner.query(
+      `create or replace function ${seal} returns bytea language plpgsql as $$ begin raise 'no cipher'; end $$`,
+    );
+    try {
+      const run = await health(stand);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain('PROBLEM signup: A signup as a visitor fails at sealing: P0001 no cipher.');
+    } finally {
+      await own.owner.query(rows[0].definition);
+    }
+  });
+
+  it('says the proof was skipped, and why, for a role that cannot act as anon', async () => {
+    await own.owner.query('create role waitlist_health_signup login');
+    try {
+      const url = ownerUrl(own.info).replace('//postgres@', '//waitlist_health_signup@');
+      expect(await signupFinding({ DATABASE_URL: url })).toMatchObject({
+        outcome: 'skipped',
+        says: expect.stringContaining('cannot act as anon'),
+      });
+    } finally {
+      await own.owner.query('drop role waitlist_health_signup');
+    }
+  });
+});
