@@ -103,7 +103,19 @@ describe('a sealed list', () => {
 
   it('keys init writes the private key to a new 0600 file, prints no key, and seals every stored address', async () => {
     expect(await plaintextRows()).toBeGreaterThan(0);
-    const init = await keysInit();
+    // A signup under way when keys init starts: keys init waits for it, then seals it too.
+    const visitor = await connect(db.info, 'postgres');
+    await visitor.query('begin');
+    await visitor.query(`insert into public.waiting_list (email) values ('during-init@example.com')`);
+    const running = keysInit();
+    await expect
+      .poll(async () => (await db.owner.query('select count(*)::int as n from pg_locks where not granted')).rows[0].n, {
+        timeout: 60_000,
+      })
+      .toBe(1);
+    await visitor.query('commit');
+    await visitor.end();
+    const init = await running;
     expect(init.result.code, init.result.stderr).toBe(0);
     expect(init.result.stdout).toBe('');
     expect(init.ownerKey()).toMatch(/^-----BEGIN PGP PRIVATE KEY BLOCK-----\n/);
@@ -150,7 +162,7 @@ describe('a sealed list', () => {
     const { code, stdout } = await waitlist(['export', '--all'], { WAITLIST_OWNER_KEY_FILE: keyFile });
     expect(code).toBe(0);
     expect(exported(stdout).sort()).toEqual(
-      ['taken@example.com', 'after-init@example.com', ...firstHalf, ...secondHalf].sort(),
+      ['taken@example.com', 'during-init@example.com', 'after-init@example.com', ...firstHalf, ...secondHalf].sort(),
     );
     expect(stdout).toContain('\r\n"a,comma@example.com",');
   });
