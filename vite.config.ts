@@ -98,7 +98,9 @@ export default defineConfig({
           name: 'db',
           environment: 'node',
           include: ['supabase/tests/**/*.test.ts', 'cli/tests/**/*.test.ts'],
-          globalSetup: ['supabase/tests/global-setup.ts'],
+          // The servers, and the check that no unsubscribe function is left running: first here, so
+          // it runs last after the run (teardowns run in reverse), once the servers have stopped.
+          globalSetup: ['cli/tests/no-function-left.ts', 'supabase/tests/global-setup.ts'],
           // Each worker on a throwaway PostgreSQL server of its own (supabase/tests/shared-server.ts).
           maxWorkers: WORKERS,
           testTimeout: 30_000,

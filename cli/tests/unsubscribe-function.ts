@@ -1,6 +1,8 @@
 /**
  * The unsubscribe Edge Function under the real Deno runtime (the `deno` npm package), on a free
  * port of 127.0.0.1, reaching the test database as waitlist_unsubscribe through its Unix socket.
+ * `node_modules/.bin/deno` is a Node shim that runs the deno binary as its child: both run in a
+ * process group of their own, which stop() ends whole (no-function-left.ts checks after the run).
  */
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -8,7 +10,9 @@ import { fileURLToPath } from 'node:url';
 import type { ConnectionInfo } from '../../supabase/harness/database';
 
 const DENO = fileURLToPath(new URL('../../node_modules/.bin/deno', import.meta.url));
-const FUNCTION = fileURLToPath(new URL('../../supabase/functions/unsubscribe/index.ts', import.meta.url));
+export const FUNCTION = fileURLToPath(new URL('../../supabase/functions/unsubscribe/index.ts', import.meta.url));
+/** How long stop() gives the group to end on SIGTERM before it sends SIGKILL. */
+const STOP_MS = 5_000;
 
 /** `output`: all the function printed so far, stdout and stderr. */
 export type RunningFunction = { url: string; secret: string; output: () => string; stop(): Promise<void> };
@@ -39,9 +43,11 @@ export async function startFunction(
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true, // a process group of its own, led by the shim: stop() signals the group
   });
   let output = '';
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()));
+  // 'close': the shim has exited and so has every process holding its output (deno inherits it).
+  const closed = new Promise<boolean>((resolve) => child.on('close', () => resolve(true)));
   const url = await new Promise<string>((resolve, reject) => {
     child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.stderr!.on('data', (chunk: Buffer) => {
@@ -57,8 +63,21 @@ export async function startFunction(
     secret,
     output: () => output,
     async stop() {
-      child.kill('SIGTERM');
-      await exited;
+      signalGroup(child.pid!, 'SIGTERM');
+      const bound = new Promise<boolean>((resolve) => setTimeout(resolve, STOP_MS, false).unref());
+      if (!(await Promise.race([closed, bound]))) {
+        signalGroup(child.pid!, 'SIGKILL');
+        await closed;
+      }
     },
   };
+}
+
+/** Sends `signal` to every process of the group `leader` leads; a group already gone is fine. */
+function signalGroup(leader: number, signal: NodeJS.Signals) {
+  try {
+    process.kill(-leader, signal);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ESRCH') throw error;
+  }
 }

@@ -164,7 +164,7 @@ describe('the unsubscribe function', () => {
     }
   });
 
-  it("refuses a database whose certificate is not Supabase's, even one the runtime trusts: 503, nothing stored, no secret in its log", async () => {
+  it("refuses a database whose certificate is not Supabase's, even one the runtime trusts: 503 with Retry-After, nothing stored, no secret in its log", async () => {
     const certificates = makeCertificates(); // a CA of the test's own, valid for 127.0.0.1
     const front = await tlsFront(`${db.info.host}/.s.PGSQL.${db.info.port}`, certificates);
     const password = 'not-a-real-password';
@@ -182,6 +182,7 @@ describe('the unsubscribe function', () => {
         body: 'List-Unsubscribe=One-Click',
       });
       expect(response.status).toBe(503);
+      expect(response.headers.get('retry-after')).toBe('60');
       expect(await response.text()).toContain('could not be recorded right now');
       expect(await doNotEmail()).toEqual(before);
       expect(remote.output()).toMatch(/unsubscribe failed: .*certificate/i);

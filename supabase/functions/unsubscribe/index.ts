@@ -4,11 +4,15 @@
  * list (200, idempotent). A GET (a link scanner, a person's browser) changes nothing. The
  * function reads nothing of the list: its database role may only call private.unsubscribe.
  */
-import { connection, unsubscribe } from './database.ts';
+import { connection, openPool, unsubscribe } from './database.ts';
+import { onceLately } from './lately.ts';
 import { readToken, unsubscribeKey } from '../../../contracts/unsubscribe-token.ts';
 
 const TEXT = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
-const answer = (status: number, body: string) => new Response(`${body}\n`, { status, headers: TEXT });
+const answer = (status: number, body: string, headers = {}) =>
+  new Response(`${body}\n`, { status, headers: { ...TEXT, ...headers } });
+/** Seconds a 503 asks the sender to wait before trying again. */
+const RETRY_AFTER = '60';
 
 const HOW =
   'To unsubscribe, use the Unsubscribe button your mail program shows next to the message, ' +
@@ -22,7 +26,7 @@ function required(name: string): string {
 
 // Both checked as the function starts: a wrong setting stops it, saying which and why.
 const key = unsubscribeKey(required('UNSUBSCRIBE_SECRET'));
-const database = connection(required('UNSUBSCRIBE_DB_URL'));
+const database = openPool(connection(required('UNSUBSCRIBE_DB_URL')));
 
 /** The body of a one-click POST: form-encoded (RFC 8058) or multipart, with List-Unsubscribe=One-Click. */
 async function isOneClick(request: Request): Promise<boolean> {
@@ -46,13 +50,15 @@ export async function handle(request: Request): Promise<Response> {
     );
   }
   try {
-    await unsubscribe(database, hash);
+    await onceLately(hash, (hash) => unsubscribe(database, hash));
   } catch (error) {
+    // The database not reached in time (no free connection, no connection, no answer) or refusing.
     // The reason only: pg never sees the URL, and its errors name no password.
     console.error(`unsubscribe failed: ${error instanceof Error ? error.message : 'unknown error'}`);
     return answer(
       503,
       'The unsubscribe could not be recorded right now: please try again later, or reply "unsubscribe".',
+      { 'retry-after': RETRY_AFTER },
     );
   }
   return answer(200, 'Unsubscribed: you will get no more messages from this list.');

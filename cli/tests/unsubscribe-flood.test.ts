@@ -1,0 +1,194 @@
+/**
+ * The unsubscribe function under a flood, under Deno against the throwaway PostgreSQL: a few
+ * hundred concurrent one-click POSTs cost its role a few connections, never its limit; every one
+ * answers 200, and so does another recipient's unsubscribe sent meanwhile. When the database does
+ * not answer in time: 503 with Retry-After, from no more connections, and a link it has just
+ * handled still answers 200.
+ */
+import { randomBytes } from 'node:crypto';
+import net, { type AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { makeToken, unsubscribeKey } from '../../contracts/unsubscribe-token';
+import { useOwnDatabase } from './own-database';
+import { seed } from './seed';
+import { startFunction, type RunningFunction } from './unsubscribe-function';
+
+/** Connections an instance of the function holds at most (supabase/functions/unsubscribe/database.ts, security.md). */
+const POOL_SIZE = 4;
+const POSTS = 300;
+const IN_FLIGHT = 100;
+
+const db = useOwnDatabase('cli_unsubscribe_flood');
+let fn: RunningFunction;
+let recipients: Buffer[];
+let roleLimit: number;
+beforeAll(async () => {
+  const addresses = ['ada', 'grace', 'alan', 'edsger', 'barbara', 'donald', 'frances'].map(
+    (name) => `${name}@example.com`,
+  );
+  await seed(db.owner, addresses);
+  const { rows } = await db.owner.query<{ hash: Buffer }>(
+    'select private.address_hash(a) as hash from unnest($1::text[]) with ordinality as given (a, n) order by n',
+    [addresses],
+  );
+  recipients = rows.map((row) => row.hash);
+  const role = await db.owner.query("select rolconnlimit from pg_roles where rolname = 'waitlist_unsubscribe'");
+  roleLimit = role.rows[0].rolconnlimit;
+  fn = await startFunction(db.info);
+}, 60_000);
+afterAll(() => fn?.stop());
+
+const tokenFor = async (hash: Uint8Array, secret = fn.secret) => makeToken(await unsubscribeKey(secret), hash);
+/** A one-click POST: its status and Retry-After. */
+async function oneClick(url: string, hash: Uint8Array) {
+  const response = await fetch(`${url}?token=${await tokenFor(hash)}`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: 'List-Unsubscribe=One-Click',
+  });
+  await response.text();
+  return { status: response.status, retryAfter: response.headers.get('retry-after') };
+}
+
+/** Runs every task, at most `limit` under way at once; their results in order. */
+async function atMost<T>(limit: number, tasks: (() => Promise<T>)[]): Promise<T[]> {
+  const results: T[] = [];
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < tasks.length; i = next++) results[i] = await tasks[i]();
+  };
+  await Promise.all(Array.from({ length: limit }, worker));
+  return results;
+}
+
+const roleConnections = async () =>
+  (await db.owner.query("select count(*)::int as n from pg_stat_activity where usename = 'waitlist_unsubscribe'"))
+    .rows[0].n as number;
+
+/** Runs `flood` while polling the role's connections as the owner: its results and the most seen at once. */
+async function watched<T>(flood: Promise<T>) {
+  let over = false;
+  const result = flood.finally(() => (over = true));
+  let most = 0;
+  while (!over) most = Math.max(most, await roleConnections());
+  return { result: await result, most };
+}
+
+/** How many of each status. */
+const tally = (statuses: number[]) =>
+  statuses.reduce<Record<number, number>>((count, status) => ({ ...count, [status]: (count[status] ?? 0) + 1 }), {});
+
+const onTheList = async (hashes: Buffer[]) =>
+  (
+    await db.owner.query<{ n: number }>(
+      "select count(*)::int as n from private.do_not_email where address_hash = any($1) and reason = 'unsubscribed'",
+      [hashes],
+    )
+  ).rows[0].n;
+
+/**
+ * POSTS one-clicks, IN_FLIGHT at a time, for `hashes` in turn, and a bystander's own unsubscribe
+ * five times among them: the flood's answers, the bystander's, and the most connections the role
+ * had at once meanwhile.
+ */
+async function flood(hashes: Buffer[], bystander: Buffer) {
+  const tasks: { theirs: boolean; post: () => Promise<{ status: number }> }[] = [];
+  for (let i = 0; i < POSTS; i++) {
+    tasks.push({ theirs: false, post: () => oneClick(fn.url, hashes[i % hashes.length]) });
+    if (i % (POSTS / 5) === 20) tasks.push({ theirs: true, post: () => oneClick(fn.url, bystander) });
+  }
+  const posts = tasks.map(({ post }) => post);
+  const { result, most } = await watched(atMost(IN_FLIGHT, posts));
+  const answers = (theirs: boolean) => result.filter((_, i) => tasks[i].theirs === theirs).map(({ status }) => status);
+  return { flood: answers(false), bystander: answers(true), most };
+}
+
+describe('the unsubscribe function under a flood', () => {
+  it(`answers ${POSTS} concurrent POSTs of a few recipients' own links 200 each, and another recipient's too, within its pool of connections`, async () => {
+    const [bystander, ...flooders] = recipients.slice(0, 6);
+    const { flood: answers, bystander: theirs, most } = await flood(flooders, bystander);
+    expect(tally(answers)).toEqual({ 200: POSTS });
+    expect(theirs).toEqual([200, 200, 200, 200, 200]);
+    expect(await onTheList([bystander, ...flooders])).toBe(6);
+    expect(most, `role limit ${roleLimit}`).toBeLessThanOrEqual(roleLimit);
+    expect(most).toBeLessThanOrEqual(POOL_SIZE);
+  }, 60_000);
+
+  it(`answers ${POSTS} concurrent POSTs of as many recipients' links 200 each within its pool, and closes its connections once idle`, async () => {
+    const bystander = recipients[6];
+    const strangers = Array.from({ length: POSTS }, () => randomBytes(32)); // each a database round trip
+    const { flood: answers, bystander: theirs, most } = await flood(strangers, bystander);
+    expect(tally(answers)).toEqual({ 200: POSTS });
+    expect(theirs).toEqual([200, 200, 200, 200, 200]);
+    expect(await onTheList([bystander, ...strangers])).toBe(POSTS + 1);
+    expect(most, `role limit ${roleLimit}`).toBeLessThanOrEqual(roleLimit);
+    expect(most).toBeLessThanOrEqual(POOL_SIZE);
+    // Idle connections close within seconds: hosted, every instance counts toward the role's limit.
+    await vi.waitFor(async () => expect(await roleConnections()).toBe(0), { timeout: 15_000, interval: 100 });
+  }, 60_000);
+
+  it('answers 503 with Retry-After when the database does not answer, from no more connections than its pool; a link it just handled still gets 200', async () => {
+    const gate = await databaseGate(`${db.info.host}/.s.PGSQL.${db.info.port}`);
+    const behind = await startFunction(db.info, fn.secret, {
+      UNSUBSCRIBE_DB_URL: `postgresql://waitlist_unsubscribe@127.0.0.1:${gate.port}/${db.info.database}`,
+    });
+    try {
+      const handled = randomBytes(32);
+      expect(await oneClick(behind.url, handled)).toEqual({ status: 200, retryAfter: null });
+      gate.close(); // the database stops answering: connections are accepted and never answered
+      expect(await oneClick(behind.url, handled)).toEqual({ status: 200, retryAfter: null });
+      const unheard = Array.from({ length: POOL_SIZE + 2 }, () => randomBytes(32));
+      const answers = await Promise.all(unheard.map((hash) => oneClick(behind.url, hash)));
+      expect(answers).toEqual(unheard.map(() => ({ status: 503, retryAfter: '60' })));
+      expect(gate.mostHeld()).toBeLessThanOrEqual(POOL_SIZE);
+      expect(await onTheList(unheard)).toBe(0);
+      expect(behind.output()).toMatch(/unsubscribe failed: .*timeout/i);
+    } finally {
+      await behind.stop();
+      gate.end();
+    }
+  }, 60_000);
+});
+
+/**
+ * A loopback TCP port in front of the database's Unix socket. close(): the connections through it
+ * are cut, and from then on it accepts connections and never answers them (a database out of
+ * reach). mostHeld(): the most of those it held at once; one is let go as soon as its end (FIN)
+ * arrives, which is before any connection the function opened after giving it up.
+ */
+async function databaseGate(socket: string) {
+  const open = new Set<net.Socket>();
+  let closed = false;
+  let [held, most] = [0, 0];
+  const server = net.createServer((client) => {
+    open.add(client);
+    client.on('error', () => open.delete(client));
+    client.on('close', () => open.delete(client));
+    if (closed) {
+      most = Math.max(most, ++held);
+      let letGo = false;
+      const release = () => letGo || ((letGo = true), held--);
+      client.on('end', release).on('error', release).on('close', release).resume(); // resume: read to the end
+      return;
+    }
+    const upstream = net.connect(socket);
+    upstream.on('error', () => client.destroy());
+    upstream.on('close', () => client.destroy());
+    client.on('close', () => upstream.destroy());
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const cut = () => open.forEach((client) => client.destroy());
+  return {
+    port: (server.address() as AddressInfo).port,
+    close() {
+      closed = true;
+      cut();
+    },
+    mostHeld: () => most,
+    end() {
+      cut();
+      server.close();
+    },
+  };
+}
