@@ -130,6 +130,8 @@ export function baselineCommand(): Command {
       await confirm('Move this database onto the baseline?', options.yes);
       if (state.chain) await withDatabase(moveToBaseline, { longQueries: true });
       if (history) await repairHistory(history);
-      say('Done: the database is on the baseline.');
+      say(
+        'Done: the database is on the baseline. Next, the files after it: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL".',
+      );
     });
 }
