@@ -82,9 +82,9 @@ it('no word of the retired designs is left in a tracked file', () => {
 
 // Raised one step at a time, never past the house's ceilings (cli/ 5,000 lines, migrations 1,600,
 // all docs together 2,400): health's signup proof and header judgement took cli/ past 4,300, its
-// check of what the sealing needs of the host past 4,500.
-it('cli/ is at most 4,530 lines of non-test code', () => {
-  expect(total(code('cli'))).toBeLessThanOrEqual(4530);
+// check of what the sealing needs of the host past 4,500, the sending-domain command past 4,600.
+it('cli/ is at most 4,610 lines of non-test code', () => {
+  expect(total(code('cli'))).toBeLessThanOrEqual(4610);
 });
 
 it('supabase/migrations/ is at most 1,400 lines', () => {
