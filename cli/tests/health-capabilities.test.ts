@@ -45,6 +45,21 @@ describe('waitlist health, the capabilities the sealing needs', () => {
     }
   });
 
+  it("skips the check for a role that may not seal (the daily check's), with why", async () => {
+    const role = 'waitlist_capabilities_test';
+    await asSuperuser(own, `create role ${role} login; grant usage on schema private to ${role}`);
+    try {
+      const run = await health(stand, ['--json'], { DATABASE_URL: own.url.replace('//postgres@', `//${role}@`) });
+      expect(findingsOf(run).find((f) => f.check === 'capabilities')).toEqual({
+        check: 'capabilities',
+        outcome: 'skipped',
+        says: "DATABASE_URL's role may not seal: run health as the owner.",
+      });
+    } finally {
+      await asSuperuser(own, `revoke usage on schema private from ${role}; drop role ${role}`);
+    }
+  });
+
   it("names a seal the owner's command cannot open (a seal_with changed by hand), exit 1", async () => {
     const { rows } = await own.owner.query(
       `select pg_get_functiondef('private.seal_with(bigint, bytea, bigint, text)'::regprocedure) as sql`,
