@@ -46,6 +46,7 @@ describe('waitlist health, the public half', () => {
           'waitlist-seal-hour-keys',
           'guard data',
           'sealing',
+          'capabilities',
           'signup',
           'unsubscribe role',
           'logs',
