@@ -92,7 +92,7 @@ async function deploy({ project, preview, outDir }: Options): Promise<void> {
   const host = new URL(site).host;
   if (!domains.includes(host) && !host.endsWith('.pages.dev')) {
     await pagesApi(project, '/domains', { name: host });
-    say(`Attached ${host}: point its DNS at ${subdomain} (a CNAME) unless the zone is on Cloudflare.`);
+    say(`Attached ${host}; its DNS needs a CNAME to ${subdomain} (docs/deploy.md, "The address and your own domain").`);
   }
   const origins = [...new Set([site, `https://${subdomain}`])];
   if (process.env.DATABASE_URL) {
