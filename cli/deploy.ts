@@ -35,7 +35,9 @@ function run(program: string, args: string[], env: NodeJS.ProcessEnv, capture = 
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
     child.on('close', (code) =>
-      code === 0 ? resolve(output) : reject(new Error(`${program.split('/').pop()} ${args[0]} failed (exit ${code}).`)),
+      code === 0
+        ? resolve(output)
+        : reject(new Error(`${[program.split('/').pop(), ...args.slice(0, 3)].join(' ')} failed (exit ${code}).`)),
     );
   });
 }

@@ -22,7 +22,8 @@ const read = async (request: IncomingMessage) => {
   return Buffer.concat(chunks);
 };
 
-export async function startCloudflareApi() {
+/** `token`: the one API token the stand-in takes (wrangler's upload JWT aside); any other is refused. */
+export async function startCloudflareApi(token: string) {
   const arrived: Arrived[] = [];
   const projects = new Map<string, Project>();
   /** The uploaded files by their hash (wrangler's manifest names them). */
@@ -32,9 +33,16 @@ export async function startCloudflareApi() {
   const notFound = (code: number, message: string) =>
     [404, { success: false, errors: [{ code, message }], messages: [], result: null }] as const;
 
-  async function answer(method: string, path: string, query: URLSearchParams, body: Buffer, type = '') {
+  async function answer(request: IncomingMessage, path: string, query: URLSearchParams, body: Buffer) {
+    const method = request.method!;
     const json = () => JSON.parse(body.toString() || 'null');
     let match: RegExpExecArray | null;
+    if (path.startsWith('/accounts/') && request.headers.authorization !== `Bearer ${token}`) {
+      return [
+        403,
+        { success: false, errors: [{ code: 10000, message: 'Authentication error' }], result: null },
+      ] as const;
+    }
     if (/^\/accounts\/[^/]+\/pages\/projects$/.test(path)) {
       if (method === 'POST') {
         const { name, production_branch } = json() as { name: string; production_branch: string };
@@ -58,7 +66,9 @@ export async function startCloudflareApi() {
       }
       if (rest === '/domains') return ok(project.domains.map((name) => ({ name, status: 'active' })));
       if (rest === '/deployments' && method === 'POST') {
-        const form = await new Response(new Uint8Array(body), { headers: { 'content-type': type } }).formData();
+        const form = await new Response(new Uint8Array(body), {
+          headers: { 'content-type': request.headers['content-type']! },
+        }).formData();
         const headers = form.get('_headers');
         deployments.push({
           branch: (form.get('branch') as string | null) ?? undefined,
@@ -95,13 +105,7 @@ export async function startCloudflareApi() {
         authorization: request.headers.authorization,
         body: body.toString(),
       });
-      const [status, reply] = await answer(
-        request.method!,
-        path,
-        url.searchParams,
-        body,
-        request.headers['content-type'],
-      );
+      const [status, reply] = await answer(request, path, url.searchParams, body);
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
     })();
   });

@@ -21,7 +21,7 @@ let api: CloudflareApi;
 let folder: string;
 
 beforeAll(async () => {
-  api = await startCloudflareApi();
+  api = await startCloudflareApi(TOKEN);
   folder = mkdtempSync(join(tmpdir(), 'waitlist-deploy-'));
 });
 afterAll(async () => {
@@ -30,15 +30,16 @@ afterAll(async () => {
 });
 
 /** `npm run deploy -- …` as the owner runs it, from `cwd` (where .env.preview.local is read). */
-async function deploy(args: string[] = [], cwd = folder): Promise<Result> {
+async function deploy(args: string[] = [], { cwd = folder, ...more }: Record<string, string> = {}): Promise<Result> {
   const env = {
     ...stand.env,
     CLOUDFLARE_API_TOKEN: TOKEN,
     CLOUDFLARE_ACCOUNT_ID: 'acc',
     CLOUDFLARE_API_BASE_URL: api.url,
   };
+  Object.assign(env, more);
   const run = await startCli(['deploy', '--out-dir', join(folder, 'out'), ...args], env, [], cwd).done;
-  for (const secret of [TOKEN, new URL(stand.env.DATABASE_URL).password].filter(Boolean)) {
+  for (const secret of [env.CLOUDFLARE_API_TOKEN, new URL(stand.env.DATABASE_URL).password].filter(Boolean)) {
     expect(run.stdout + run.stderr, 'a secret in the output').not.toContain(secret);
   }
   return run;
@@ -82,8 +83,12 @@ describe('npm run deploy', () => {
 
   it('deploys again into the same project without creating it, and exits with the code of health', async () => {
     stand.site.changed = { 'X-Frame-Options': 'ALLOWALL' }; // the live site now serves a weakened header
-    const run = await deploy();
+    const run = await deploy([], { DATABASE_URL: '' });
     expect(creations()).toHaveLength(1);
+    expect(api.arrived.filter((call) => call.method === 'POST' && call.path.endsWith('/domains'))).toHaveLength(1);
+    expect(run.stderr).toContain(
+      `DATABASE_URL is not set: allow ${stand.site.url} and https://coming-soon.pages.dev with \`npm run waitlist -- origins add <origin>\`.`,
+    );
     expect(api.deployments.map((each) => each.branch)).toEqual(['main', 'main']);
     expect(run.stdout).toContain(`PROBLEM site: ${stand.site.url} answers 200 X-Frame-Options "ALLOWALL"`);
     expect(run.code).toBe(1);
@@ -96,7 +101,7 @@ describe('npm run deploy', () => {
       `VITE_SUPABASE_URL=${PREVIEW}\nVITE_SUPABASE_PUBLISHABLE_KEY=sb_publishable_preview\n`,
     );
     try {
-      const run = await deploy(['--preview', 'feature'], previewFolder);
+      const run = await deploy(['--preview', 'feature'], { cwd: previewFolder });
       expect(run.code, run.stderr).toBe(0);
       const deployment = api.deployments.at(-1)!;
       expect(deployment.branch).toBe('feature');
@@ -119,6 +124,15 @@ describe('npm run deploy', () => {
       /preview build on Cloudflare Pages \(branch feature.*previews must not write into the live list/s,
     );
     expect(api.arrived).toHaveLength(before);
+  }, 240_000);
+
+  it('stops at the first call Cloudflare refuses, naming it, and prints no token', async () => {
+    const before = api.deployments.length;
+    const run = await deploy([], { CLOUDFLARE_API_TOKEN: `cf-token-${crypto.randomUUID()}` });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain('Authentication error');
+    expect(run.stderr).toContain('waitlist: wrangler pages project list failed (exit 1).');
+    expect(api.deployments).toHaveLength(before);
   }, 240_000);
 
   it('refuses to start without the Cloudflare credentials, naming them', async () => {
