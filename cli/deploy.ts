@@ -34,11 +34,8 @@ function run(program: string, args: string[], env: NodeJS.ProcessEnv, capture = 
     let output = '';
     child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
     child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0
-        ? resolve(output)
-        : reject(new Error(`${[program.split('/').pop(), ...args.slice(0, 3)].join(' ')} failed (exit ${code}).`)),
-    );
+    const step = [program.split('/').pop(), ...args.slice(0, 3)].join(' ');
+    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`${step} failed (exit ${code}).`))));
   });
 }
 

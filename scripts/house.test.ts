@@ -82,7 +82,7 @@ it('no word of the retired designs is left in a tracked file', () => {
 
 // Raised one step at a time, never past the house's ceilings (cli/ 5,000 lines, migrations 1,600,
 // all docs together 2,400): health's signup proof and header judgement took cli/ past 4,300;
-// `deploy` (cli/deploy.ts, 119 lines) past 4,500.
+// `deploy` (cli/deploy.ts, 118 lines) past 4,500.
 it('cli/ is at most 4,600 lines of non-test code', () => {
   expect(total(code('cli'))).toBeLessThanOrEqual(4600);
 });
