@@ -165,10 +165,19 @@ async function databaseGate(socket: string) {
     client.on('error', () => open.delete(client));
     client.on('close', () => open.delete(client));
     if (closed) {
-      most = Math.max(most, ++held);
-      let letGo = false;
-      const release = () => letGo || ((letGo = true), held--);
+      let [counted, letGo] = [false, false];
+      const release = () => {
+        if (!letGo && counted) held--;
+        letGo = true;
+      };
       client.on('end', release).on('error', release).on('close', release).resume(); // resume: read to the end
+      // Counted once this turn's other events are handled: a connection the pool let go of in the
+      // same instant (its end may be queued behind this accept on a busy machine) is not a second one.
+      setImmediate(() => {
+        if (letGo) return;
+        counted = true;
+        most = Math.max(most, ++held);
+      });
       return;
     }
     const upstream = net.connect(socket);
