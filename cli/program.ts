@@ -33,6 +33,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   health: async () => (await import('./health.ts')).healthCommand(),
   keys: async () => (await import('./keys.ts')).keysCommand(),
   baseline: async () => (await import('./baseline.ts')).baselineCommand(),
+  setup: async () => (await import('./setup.ts')).setupCommand(),
 };
 // The global option takes no value: the first word not starting with - names the command.
 const named = process.argv.slice(2).find((word) => !word.startsWith('-'));
