@@ -22,7 +22,7 @@ import { originOf } from './origins.ts';
 import { installedPublicKey } from './seal/open.ts';
 import { envFileValues, mergeEnvFile } from './setup/env-file.ts';
 import { ROLES, roleExists, setRolePassword, type RoleUrl } from './setup/roles.ts';
-import { interactive, say, UsageError } from './terminal.ts';
+import { Cancelled, interactive, say, UsageError } from './terminal.ts';
 
 type Options = { projectRef?: string; site: string; domain?: string; keyFile?: string; dryRun?: boolean };
 type Step = { name: string; done: () => Promise<boolean>; change: () => Promise<void> };
@@ -36,7 +36,8 @@ async function databasePassword(): Promise<string> {
   say('The database password (Dashboard → Project Settings → Database), not shown as you type:');
   const muted = new Writable({ write: (_chunk, _encoding, next) => next() });
   const prompt = createInterface({ input: process.stdin, output: muted, terminal: true });
-  return prompt.question('').finally(() => prompt.close());
+  const interrupted = new Promise<never>((_, reject) => prompt.once('SIGINT', () => reject(new Cancelled('Stopped.'))));
+  return Promise.race([prompt.question(''), interrupted]).finally(() => prompt.close());
 }
 
 /** DATABASE_URL: as set, else the session pooler's, with the password percent-encoded. */
@@ -63,7 +64,7 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
     });
   const site = async () => ({
     SUPABASE_PROJECT_REF: ref,
-    VITE_SITE_URL: origins[0],
+    VITE_SITE_URL: origins.at(-1)!, // the custom domain, if any
     VITE_SUPABASE_URL: `https://${ref}.supabase.co`,
     VITE_SUPABASE_PUBLISHABLE_KEY: await publishableKey(ref),
   });
@@ -212,8 +213,8 @@ export function setupCommand(): Command {
         '(or SUPABASE_DB_PASSWORD). Each step says done, changed or failed; safe to run again.',
     )
     .option('--project-ref <ref>', 'the project (https://<ref>.supabase.co); else SUPABASE_PROJECT_REF')
-    .requiredOption('--site <origin>', "the site's address, e.g. https://your-project.pages.dev")
-    .option('--domain <domain>', 'a custom domain the site is also served on (allowed as an origin too)')
+    .requiredOption('--site <origin>', "the site's address, e.g. https://waitlist.pages.dev", process.env.VITE_SITE_URL)
+    .option('--domain <domain>', 'a custom domain it is served on too: allowed as well, and the site URL of the build')
     .option('--key-file <file>', 'the new file for your private owner key (as keys init takes it)')
     .option('--dry-run', 'check each step and print what it would do; change nothing')
     .action(run);

@@ -115,7 +115,7 @@ describe('waitlist setup', () => {
     expect(statSync(join(folder, '.env.local')).mode & 0o777).toBe(0o600);
     expect(readFileSync(join(folder, '.env.local'), 'utf8').startsWith(UNRELATED)).toBe(true);
     expect(values).toMatchObject({
-      VITE_SITE_URL: SITE,
+      VITE_SITE_URL: 'https://www.waitlist.example', // the custom domain
       VITE_SUPABASE_URL: `https://${REF}.supabase.co`,
       VITE_SUPABASE_PUBLISHABLE_KEY: PUBLISHABLE_KEY,
       SUPABASE_PROJECT_REF: REF,
@@ -141,9 +141,9 @@ describe('waitlist setup', () => {
     expect(stdout + stderr).not.toContain(PASSWORD);
   }, 300_000);
 
-  it('a rerun finds every step done and changes nothing', async () => {
+  it('a rerun, even with no option (the ref and site from .env.local), finds every step done and changes nothing', async () => {
     const before = changes().length;
-    const { code, stderr } = await setup();
+    const { code, stderr } = await startCli(['setup'], env, [], folder).done;
     expect(code, stderr).toBe(0);
     expect(statuses(stderr)).toEqual(Array(9).fill('done'));
     expect(changes()).toHaveLength(before);
