@@ -11,12 +11,11 @@ import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import { Command } from 'commander';
-import type pg from 'pg';
 import { cliTarget, supabaseCli } from './baseline.ts';
 import { withDatabase } from './connect/database.ts';
 import { addOrigin, allowedOrigins } from './guard.ts';
 import { hostedSettingsWeaker, management } from './health/management.ts';
-import { MIGRATIONS } from './health/migrations.ts';
+import { checkMigrations } from './health/migrations.ts';
 import { init } from './keys.ts';
 import { originOf } from './origins.ts';
 import { installedPublicKey } from './seal/open.ts';
@@ -51,17 +50,11 @@ async function databaseUrl(ref: string): Promise<Record<string, string>> {
 const digest = (value: string) => createHash('sha256').update(value).digest('hex');
 
 function steps(ref: string, origins: string[], keyFile: string | undefined, folder: string): Step[] {
-  const api = process.env.SUPABASE_API_URL; // a stand-in's, named to the CLI in a profile
-  if (api)
-    writeFileSync(
-      join(folder, 'profile.yaml'),
-      `name: api\napi_url: ${api}\ndashboard_url: ${api}\nproject_host: 127.0.0.1\n`,
-    );
-  const cli = (args: string[], env: Record<string, string> = {}) =>
-    supabaseCli([...args, ...(api ? ['--profile', join(folder, 'profile.yaml')] : []), '--yes'], {
-      SUPABASE_ACCESS_TOKEN: process.env.SUPABASE_ACCESS_TOKEN!,
-      ...env,
-    });
+  const [api, profile] = [process.env.SUPABASE_API_URL, join(folder, 'profile.yaml')]; // a stand-in, for the CLI too
+  if (api) writeFileSync(profile, `name: api\napi_url: ${api}\ndashboard_url: ${api}\nproject_host: 127.0.0.1\n`);
+  const token = { SUPABASE_ACCESS_TOKEN: process.env.SUPABASE_ACCESS_TOKEN! };
+  const cli = (args: string[], env = {}) =>
+    supabaseCli([...args, ...(api ? ['--profile', profile] : []), '--yes'], { ...token, ...env });
   const site = async () => ({
     SUPABASE_PROJECT_REF: ref,
     VITE_SITE_URL: origins.at(-1)!, // the custom domain, if any
@@ -91,7 +84,13 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
     },
     {
       name: 'migrations (db push)',
-      done: () => withDatabase(async (client) => (await appliedVersions(client)).length === MIGRATIONS.length),
+      done: async () => {
+        const found = await withDatabase(checkMigrations);
+        // On the old chain, or with files this clone lacks, db push would harm: the finding's fix instead.
+        if (found.outcome !== 'ok' && !found.says.startsWith('Not applied'))
+          throw new Error(`${found.says} ${found.fix}`);
+        return found.outcome === 'ok';
+      },
       change: async () => {
         const { url, env } = cliTarget(folder);
         await cli(['db', 'push', `--remote=${url}`], env);
@@ -122,14 +121,8 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
       change: async () => {
         if (!envFileValues().UNSUBSCRIBE_SECRET)
           mergeEnvFile({ UNSUBSCRIBE_SECRET: randomBytes(32).toString('base64url') });
-        const file = join(folder, 'secrets.env');
-        writeFileSync(
-          file,
-          Object.entries(secrets())
-            .map(([n, v]) => `${n}=${v}\n`)
-            .join(''),
-          { mode: 0o600 },
-        );
+        const [file, lines] = [join(folder, 'secrets.env'), Object.entries(secrets()).map(([n, v]) => `${n}=${v}\n`)];
+        writeFileSync(file, lines.join(''), { mode: 0o600 });
         await cli(['secrets', 'set', `--remote=${ref}`, '--env-file', file]);
       },
     },
@@ -144,15 +137,6 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
         cli(['functions', 'deploy', FUNCTION, '--use-api', '--no-verify-jwt', `--remote=${ref}`]).then(() => undefined),
     },
   ];
-}
-
-async function appliedVersions(client: pg.Client): Promise<string[]> {
-  const { rows } = await client.query(
-    `select to_regclass('supabase_migrations.schema_migrations') is not null as history`,
-  );
-  if (!rows[0].history) return [];
-  const applied = await client.query<{ version: string }>('select version from supabase_migrations.schema_migrations');
-  return MIGRATIONS.filter((file) => applied.rows.some((row) => file.startsWith(`${row.version}_`)));
 }
 
 async function publishableKey(ref: string): Promise<string> {
@@ -188,11 +172,8 @@ async function run(options: Options): Promise<void> {
         }
       } catch (error) {
         const cause = (error as Error).message.trim().replaceAll('\n', '\n  ');
-        if (options.dryRun) {
-          say(`unknown  ${label}\n  cannot check it yet: ${cause}`);
-          continue;
-        }
-        say(`failed   ${label}\n  ${cause}`);
+        say(options.dryRun ? `unknown  ${label}\n  cannot check it yet: ${cause}` : `failed   ${label}\n  ${cause}`);
+        if (options.dryRun) continue;
         throw new Error(
           `Step ${index + 1} failed. Once its cause is fixed, resume with (safe to run again):\n  ${resume.join(' ')}`,
           { cause: error },
