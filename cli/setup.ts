@@ -32,9 +32,9 @@ const FUNCTION = 'unsubscribe';
 async function databasePassword(): Promise<string> {
   if (process.env.SUPABASE_DB_PASSWORD) return process.env.SUPABASE_DB_PASSWORD;
   if (!interactive()) throw new UsageError('Set SUPABASE_DB_PASSWORD (not on a terminal: nobody to ask).');
-  say('The database password (Dashboard → Project Settings → Database), not shown as you type:');
   const muted = new Writable({ write: (_chunk, _encoding, next) => next() });
-  const prompt = createInterface({ input: process.stdin, output: muted, terminal: true });
+  const prompt = createInterface({ input: process.stdin, output: muted, terminal: true }); // no echo from here on
+  say('The database password (Dashboard → Project Settings → Database), not shown as you type:');
   const interrupted = new Promise<never>((_, reject) => prompt.once('SIGINT', () => reject(new Cancelled('Stopped.'))));
   return Promise.race([prompt.question(''), interrupted]).finally(() => prompt.close());
 }

@@ -132,6 +132,8 @@ function answer(state: State, method: string, path: string, body: string): [numb
       return [200, { ...AUTH, disable_signup: state.disableSignup }];
     case `GET ${v1}/config/auth`:
       return [200, { ...AUTH, disable_signup: state.disableSignup }];
+    case `GET ${v1}/config/database/pooler`: // the session pooler is this machine, on 5432
+      return [200, [{ database_type: 'PRIMARY', db_host: '127.0.0.1', db_port: 6543, db_name: 'postgres' }]];
     case `GET ${v1}/api-keys`:
       return [200, [{ id: 'k1', name: 'default', type: 'publishable', api_key: PUBLISHABLE_KEY, prefix: null }]];
     case `GET ${v1}/secrets`: {

@@ -14,6 +14,7 @@ import { SUPERUSER, startCluster, type Cluster } from '../../supabase/harness/cl
 import { connect, createSupabaseDatabase, type ConnectionInfo } from '../../supabase/harness/database';
 import { PUBLISHABLE_KEY, REF, startManagementApi, TOKEN } from './management-api';
 import { startCli } from './run-cli';
+import { onTerminal } from './terminal';
 
 const PASSWORD = 'the-owner-database-password';
 const SITE = 'https://waitlist.example';
@@ -159,4 +160,25 @@ describe('waitlist setup', () => {
     expect(stderr).toMatch(/failed +9\. the function unsubscribe[^\n]*\n +supabase functions deploy failed/);
     expect(stderr).toContain(`Step 9 failed. Once its cause is fixed, resume with (safe to run again):\n  ${RESUME}`);
   }, 300_000);
+
+  it('on a terminal, asks for the database password unseen and builds DATABASE_URL from the pooler, percent-encoded', async () => {
+    const fresh = mkdtempSync(join(tmpdir(), 'waitlist-setup-terminal-'));
+    try {
+      const typed = 'p@ss/wörd#1';
+      const { code, output } = await onTerminal(
+        ['setup', '--project-ref', REF, '--site', SITE],
+        { ...env, DATABASE_URL: '' },
+        'not shown as you type:',
+        typed,
+        fresh,
+      );
+      expect(output).not.toContain(typed);
+      const written = parseEnv(readFileSync(join(fresh, '.env.local'), 'utf8')).DATABASE_URL;
+      expect(written).toBe(`postgresql://postgres.${REF}:p%40ss%2Fw%C3%B6rd%231@127.0.0.1:5432/postgres`);
+      expect(output).toMatch(/changed +2\. \.env\.local/);
+      expect(code).toBe(1); // nothing listens for this project on 127.0.0.1:5432
+    } finally {
+      rmSync(fresh, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
