@@ -24,7 +24,9 @@ const BASELINE_FILES = MIGRATIONS.filter((file) => BASELINE.includes(file.slice(
 /** What npx and the CLI may see of the environment: none of the owner's secrets (DATABASE_URL, SMTP_URL, …), no PG*. */
 const CHILD_ENV =
   /^(PATH|HOME|TMPDIR|LANG|LC_\w+|TERM|XDG_\w+|NODE_EXTRA_CA_CERTS|npm_config_\w+|NPM_CONFIG_\w+|(HTTPS?|NO)_PROXY|(https?|no)_proxy)$/;
-const childEnv = () => Object.fromEntries(Object.entries(process.env).filter(([name]) => CHILD_ENV.test(name)));
+/** Those, and the names `also` matches (cli/deploy.ts: wrangler's CLOUDFLARE_* credentials). */
+export const childEnv = (also = /^$/) =>
+  Object.fromEntries(Object.entries(process.env).filter(([name]) => CHILD_ENV.test(name) || also.test(name)));
 
 async function stateOf(db: pg.Client) {
   const { rows } = await db.query<{ chain: boolean; baseline: boolean; history: boolean }>(
@@ -137,6 +139,8 @@ export function baselineCommand(): Command {
       await confirm('Move this database onto the baseline?', options.yes);
       if (state.chain) await withDatabase(moveToBaseline, { longQueries: true });
       if (history) await repairHistory(history);
-      say('Done: the database is on the baseline.');
+      say(
+        'Done: the database is on the baseline. Next, the files after it: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL".',
+      );
     });
 }

@@ -20,7 +20,8 @@ export function healthCommand(): Command {
   return new Command('health')
     .description(
       'Check that a visitor could join the list now: the site, the data API (adds nothing), and with DATABASE_URL ' +
-        'the migrations, origins, limits and pg_cron jobs. Exit 0 healthy, 1 a problem visitors meet, 2 setup.',
+        'the migrations, origins, limits, pg_cron jobs and a real signup, rolled back. Exit 0 healthy, 1 a problem ' +
+        'visitors meet, 2 setup.',
     )
     .option('--timeout <seconds>', 'the longest any one wait may take', seconds, 10)
     .option('--json', 'print {"healthy", "exitCode", "seconds", "findings"} as JSON')

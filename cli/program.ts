@@ -30,9 +30,11 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   limits: async () => (await import('./limits.ts')).limitsCommand(),
   origins: async () => (await import('./origins.ts')).originsCommand(),
   notify: async () => (await import('./notify/command.ts')).notifyCommand(),
+  domain: async () => (await import('./domain.ts')).domainCommand(),
   health: async () => (await import('./health.ts')).healthCommand(),
   keys: async () => (await import('./keys.ts')).keysCommand(),
   baseline: async () => (await import('./baseline.ts')).baselineCommand(),
+  deploy: async () => (await import('./deploy.ts')).deployCommand(),
   setup: async () => (await import('./setup.ts')).setupCommand(),
 };
 // The global option takes no value: the first word not starting with - names the command.

@@ -81,13 +81,15 @@ it('no word of the retired designs is left in a tracked file', () => {
 });
 
 // Raised one step at a time, never past the house's ceilings (cli/ 5,000 lines, migrations 1,600,
-// all docs together 2,400): health's signup proof and header judgement took cli/ past 4,300.
-it('cli/ is at most 4,500 lines of non-test code', () => {
-  expect(total(code('cli'))).toBeLessThanOrEqual(4500);
+// all docs together 2,400): health's signup proof, header judgement and capability check, and the
+// deploy and domain commands took cli/ past 4,300; the shared allocations' migration the migrations
+// past 1,400.
+it('cli/ is at most 4,800 lines of non-test code', () => {
+  expect(total(code('cli'))).toBeLessThanOrEqual(4800);
 });
 
-it('supabase/migrations/ is at most 1,400 lines', () => {
-  expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1400);
+it('supabase/migrations/ is at most 1,450 lines', () => {
+  expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1450);
 });
 
 it('every doc is at most 400 lines, docs/operations.md at most 300, all of them together at most 2,000', () => {

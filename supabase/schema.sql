@@ -182,6 +182,8 @@ CREATE FUNCTION private.client_networks(OUT scope text, OUT network text) RETURN
 declare
   header text := btrim(private.request_header('cf-connecting-ip'));
   address inet;
+  bits varbit;
+  ipv4 bit(32);
 begin
   begin
     address := header::inet;
@@ -195,10 +197,14 @@ begin
   end if;
 
   address := host(address)::inet; -- drop any mask the value carried
-  -- IPv4-mapped IPv6 (::ffff:a.b.c.d) is an IPv4 client: count it as that address.
-  if family(address) = 6 and address <<= inet '::ffff:0:0/96' then
-    address := inet '0.0.0.0' + (address - inet '::ffff:0.0.0.0');
-  end if;
+  -- An IPv4 client reached over IPv6 counts as its IPv4 address: IPv4-mapped (::ffff:a.b.c.d),
+  -- 6to4 (2002::/16: the address in bits 16-47), Teredo (2001:0000::/32 only: the client's public
+  -- address in the last 32 bits, each bit inverted). inet_send: 4 header bytes, then the address.
+  bits := ('x' || encode(inet_send(address), 'hex'))::varbit;
+  ipv4 := case when address <<= inet '::ffff:0:0/96' then substring(bits from 129 for 32)
+               when address <<= inet '2002::/16' then substring(bits from 49 for 32)
+               when address <<= inet '2001::/32' then ~substring(bits from 129 for 32) end;
+  address := coalesce(inet '0.0.0.0' + ipv4::bigint, address);
 
   if family(address) = 4 then
     scope := 'ipv4'; network := network(set_masklen(address, 32))::text; return next;
@@ -215,7 +221,7 @@ ALTER FUNCTION private.client_networks(OUT scope text, OUT network text) OWNER T
 -- Name: FUNCTION client_networks(OUT scope text, OUT network text); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.client_networks(OUT scope text, OUT network text) IS 'The networks the current request counts against, from cf-connecting-ip; ''unknown'' without a usable one.';
+COMMENT ON FUNCTION private.client_networks(OUT scope text, OUT network text) IS 'The networks the current request counts against, from cf-connecting-ip; ''unknown'' without a usable one. An IPv4-mapped, 6to4 or Teredo address counts as the IPv4 address it carries.';
 
 --
 -- Name: count_signup(bytea, timestamp with time zone, timestamp with time zone); Type: FUNCTION; Schema: private; Owner: postgres
@@ -543,18 +549,17 @@ begin
       return 1;
     end if;
     return 0;
-  elsif fallback is not null then
-    return private.network_duplicates(fallback, null, 'networks', kind, window_start, window_length, record);
+  elsif of = 'lines' then
+    -- No room for a /64: its /48, counted in the networks table, alone limits its duplicates.
+    return 0;
   end if;
-  -- No room: the shared counter of every network in this position, counted once per request
-  -- (an IPv6 request whose /48 and /64 both land here is one duplicate, not two).
+  -- No room: the shared counter of every network in this position (a request has one network here).
   overflow := format('private.signup_duplicates_overflow_%s', kind)::regclass;
   value := coalesce(pg_catalog.pg_sequence_last_value(overflow), 0);
   duplicates := case when value >> 32 = window_number then value & 4294967295 else 0 end;
-  if record and coalesce(current_setting('waitlist.overflow_counted_' || kind, true), '') = '' then
+  if record then
     duplicates := duplicates + 1;
     perform pg_catalog.setval(overflow, (window_number << 32) | duplicates);
-    perform set_config('waitlist.overflow_counted_' || kind, 'yes', true);
   end if;
   return least(duplicates, 2147483647);
 end;
@@ -566,7 +571,7 @@ ALTER FUNCTION private.network_duplicates(network bytea, fallback bytea, of text
 -- Name: FUNCTION network_duplicates(network bytea, fallback bytea, of text, kind text, window_start timestamp with time zone, window_length interval, record boolean); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.network_duplicates(network bytea, fallback bytea, of text, kind text, window_start timestamp with time zone, window_length interval, record boolean) IS 'A network''s duplicates in a window: its own entry, else its /48''s shared entry (a /64), else the shared overflow counter; with record, one more first.';
+COMMENT ON FUNCTION private.network_duplicates(network bytea, fallback bytea, of text, kind text, window_start timestamp with time zone, window_length interval, record boolean) IS 'A network''s duplicates in a window: its own entry; else, for a /64, 0 (its /48 alone limits it); else the shared overflow counter; with record, one more first. fallback is no longer read (limit_signups still passes it).';
 
 --
 -- Name: signup_clock(); Type: FUNCTION; Schema: private; Owner: postgres

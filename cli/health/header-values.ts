@@ -5,6 +5,13 @@
 
 const YEAR = 31_536_000;
 const PRIVATE_REFERRERS = ['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'];
+const KNOWN_REFERRERS = [
+  ...PRIVATE_REFERRERS,
+  'no-referrer-when-downgrade',
+  'origin',
+  'origin-when-cross-origin',
+  'unsafe-url',
+];
 
 /** A policy's directives, name → sources; the first of a repeated name counts, as in browsers. */
 export function directives(policy: string): Map<string, string[]> {
@@ -16,12 +23,14 @@ export function directives(policy: string): Map<string, string[]> {
   return found;
 }
 
-/** A source that lets in what nobody chose: a wildcard, a whole scheme, or an unsafe- keyword. */
+/** Where the build allows its own files and their hashes alone: there no other source is right. */
+const OWN_ONLY = /^(default|script|style)-src(-elem|-attr)?$/;
+
+/** A source that lets in what nobody chose: beyond the page's own files where OWN_ONLY holds, else a wildcard, a whole scheme or an unsafe- keyword. */
 const loose = (directive: string, source: string) =>
-  source.includes('*') ||
-  /^(https?|wss?):$/i.test(source) ||
-  /^'unsafe-/i.test(source) ||
-  (/^(default|script)-src$/.test(directive) && /^(data|blob):$/i.test(source));
+  OWN_ONLY.test(directive)
+    ? !/^('self'|'none'|'sha(256|384|512)-[a-z0-9+/_=-]+')$/i.test(source)
+    : source.includes('*') || /^(https?|wss?):$/i.test(source) || /^'unsafe-/i.test(source);
 
 /** What the policy allows beyond the build's, each named; `origins`: the site and the Supabase project. */
 export function cspWeaknesses(policy: string, origins: string[]): string[] {
@@ -30,37 +39,53 @@ export function cspWeaknesses(policy: string, origins: string[]): string[] {
     const wide = sources.filter((source) => loose(name, source));
     return wide.length ? [`${name} allows ${wide.join(' ')}`] : [];
   });
-  if (!found.has('default-src')) weak.push('there is no default-src, so what no directive names loads from anywhere');
+  // Directives that fall back to nothing when absent.
+  for (const name of ['default-src', 'base-uri', 'form-action'].filter((name) => !found.has(name)))
+    weak.push(`there is no ${name}, so it allows anything`);
   const ancestors = found.get('frame-ancestors')?.join(' ');
-  if (ancestors !== "'none'") weak.push(`frame-ancestors is ${ancestors ? ancestors : 'missing'}, not 'none'`);
+  if (ancestors?.toLowerCase() !== "'none'")
+    weak.push(`frame-ancestors is ${ancestors ? ancestors : 'missing'}, not 'none'`);
   const connect = found.get('connect-src') ?? found.get('default-src') ?? [];
   const elsewhere = connect.filter(
-    (source) => !loose('connect-src', source) && source !== "'self'" && !origins.includes(source.replace(/\/$/, '')),
+    (source) =>
+      !loose('connect-src', source) && !/^'(self|none)'$/i.test(source) && !origins.includes(source.replace(/\/$/, '')),
   );
   if (elsewhere.length) weak.push(`connect-src also allows ${elsewhere.join(' ')}`);
   return weak;
 }
 
+/** A header's comma-separated values (how fetch joins a repeated header), lower case. */
+const values = (headers: Headers, name: string) =>
+  (headers.get(name) ?? '').split(',').map((value) => value.trim().toLowerCase());
+
 /** The other headers' values weaker than the build's, each named; an absent one is not judged here. */
 export function headerWeaknesses(headers: Headers): string[] {
-  const value = (name: string) => headers.get(name)?.trim() ?? '';
-  const hsts = value('strict-transport-security');
-  const maxAge = Number(/(?:^|;)\s*max-age\s*=\s*"?(\d+)/i.exec(hsts)?.[1] ?? 0);
-  // Browsers use the last policy they know of a comma-separated list.
-  const referrer =
-    value('referrer-policy')
-      .split(',')
-      .map((token) => token.trim().toLowerCase())
-      .at(-1) ?? '';
-  const judged = (name: string, weak: boolean) => headers.has(name) && weak;
-  return [
-    judged('strict-transport-security', maxAge < YEAR) &&
-      `Strict-Transport-Security "${hsts}" keeps HTTPS for less than a year`,
-    judged('x-content-type-options', value('x-content-type-options').toLowerCase() !== 'nosniff') &&
-      `X-Content-Type-Options is "${value('x-content-type-options')}", not nosniff`,
-    judged('referrer-policy', !PRIVATE_REFERRERS.includes(referrer)) &&
-      `Referrer-Policy "${value('referrer-policy')}" is weaker than strict-origin-when-cross-origin`,
-    judged('x-frame-options', !/^(deny|sameorigin)$/i.test(value('x-frame-options'))) &&
-      `X-Frame-Options "${value('x-frame-options')}" lets other sites frame the page`,
-  ].filter((weakness): weakness is string => Boolean(weakness));
+  const shown = (name: string) => `${name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())} "${headers.get(name)}"`;
+  const maxAge = Number(
+    /(?:^|;)\s*max-age\s*=\s*"?(\d+)/i.exec(headers.get('strict-transport-security') ?? '')?.[1] ?? 0,
+  );
+  // As browsers read them: nosniff the first value; the last referrer policy they know; one framing value.
+  const referrer = values(headers, 'referrer-policy').findLast((value) => KNOWN_REFERRERS.includes(value)) ?? '';
+  const framing = new Set(values(headers, 'x-frame-options'));
+  const judged: [name: string, weak: boolean, says: string][] = [
+    ['strict-transport-security', maxAge < YEAR, 'keeps HTTPS for less than a year'],
+    ['x-content-type-options', values(headers, 'x-content-type-options')[0] !== 'nosniff', 'is not nosniff'],
+    ['referrer-policy', !PRIVATE_REFERRERS.includes(referrer), 'is weaker than strict-origin-when-cross-origin'],
+    [
+      'x-frame-options',
+      framing.size !== 1 || !(framing.has('deny') || framing.has('sameorigin')),
+      'lets other sites frame the page',
+    ],
+    [
+      'cross-origin-opener-policy',
+      values(headers, 'cross-origin-opener-policy')[0] !== 'same-origin',
+      'is not same-origin',
+    ],
+    [
+      'cross-origin-resource-policy',
+      !['same-origin', 'same-site'].includes(values(headers, 'cross-origin-resource-policy')[0]),
+      'lets any site embed its files',
+    ],
+  ];
+  return judged.filter(([name, weak]) => headers.has(name) && weak).map(([name, , says]) => `${shown(name)} ${says}`);
 }

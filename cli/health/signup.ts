@@ -18,6 +18,11 @@ const REAPPLY = 'An object of the migrations was changed or dropped by hand: pus
 /** The step that refused, matched on `<SQLSTATE> <where PL/pgSQL raised it>`, and its fix. */
 const STEPS: [pattern: RegExp, step: string, fix?: string][] = [
   [
+    /^(55P03|57014|40P01|40001|53|08)/,
+    'a busy database (a wait ran out)',
+    'Run health again; if it persists, look at the load in the dashboard.',
+  ],
+  [
     /^39000/,
     'the owner key',
     'private.owner_key holds a key pgcrypto cannot encrypt to: put back the one keys init installed.',
@@ -48,8 +53,14 @@ type Proof = { counted: boolean; sealedAsTyped: boolean | null; ownerKey: boolea
 
 async function signUp(db: pg.Client, site: string | undefined): Promise<Proof> {
   const headers = { 'cf-connecting-ip': PROOF_IP, prefer: 'return=minimal', ...(site ? { origin: site } : {}) };
+  // What PostgREST applies for a request: anon's own statement_timeout (3 s on Supabase), which a
+  // role setting gives only at login; and no lock held longer than a lost laptop's 5 s.
   await db.query(
-    `select set_config('request.headers', $1, true), set_config('request.method', 'POST', true),
+    `select set_config('statement_timeout', coalesce((select split_part(c, '=', 2) from pg_roles r, unnest(r.rolconfig) c
+                                                     where r.rolname = 'anon' and c like 'statement\\_timeout=%'),
+                                                    current_setting('statement_timeout')), true),
+            set_config('idle_in_transaction_session_timeout', '5s', true),
+            set_config('request.headers', $1, true), set_config('request.method', 'POST', true),
             set_config('request.path', '/waiting_list', true), set_config('request.jwt.claims', '{"role":"anon"}', true),
             set_config('role', 'anon', true)`,
     [JSON.stringify(headers)],
@@ -95,6 +106,6 @@ export async function checkSignup(db: pg.Client, site: string | undefined): Prom
     const { step, fix } = failedStep(error as DatabaseError);
     return problem('signup', `A signup as a visitor fails at ${step}: ${said(error as DatabaseError)}.`, fix);
   } finally {
-    await db.query('rollback');
+    await db.query('rollback').catch(() => {}); // a cut connection ends the transaction with it
   }
 }

@@ -28,7 +28,10 @@ function cspFinding(policy: string, settings: Settings): Finding {
   if (weak.length) {
     return problem('CSP', `The deployed policy is weaker than the build's: ${weak.join('; ')}.`, HEADER_FIX);
   }
-  return ok('CSP', `The page may call ${settings.api} and its own origin alone, and loads nothing inline or unsafe.`);
+  return ok(
+    'CSP',
+    `The page may call ${settings.api} and its own origin alone, and runs only its own files and hashes.`,
+  );
 }
 
 export async function checkSite(settings: Settings, seconds: number): Promise<Finding[]> {
@@ -41,7 +44,7 @@ export async function checkSite(settings: Settings, seconds: number): Promise<Fi
   const faults = [missing.length && `without ${missing.join(', ')}`, ...headerWeaknesses(answer.headers)];
   const site = faults.some(Boolean)
     ? problem('site', `${settings.site} answers 200 ${faults.filter(Boolean).join('; ')}.`, HEADER_FIX)
-    : ok('site', `${settings.site} answers 200 with every security header the build sends, none weaker.`);
+    : ok('site', `${settings.site} answers 200 with every security header the build sends, each judged as strong.`);
   const policy = answer.headers.get('content-security-policy');
   return policy ? [site, cspFinding(policy, settings)] : [site];
 }

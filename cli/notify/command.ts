@@ -3,9 +3,9 @@ import { dkimSigning } from './dkim.ts';
 import type { Sending } from './dry-run.ts';
 import { domainOf, letter, mailbox } from './letter.ts';
 import type { RunOptions } from './run.ts';
-import { BULK_SENDER, checkSenderDomain, dnsServer, OVERRIDE, printSenderDomain } from './sender-domain.ts';
+import { BULK_SENDER, dnsServer, OVERRIDE, reportSenderDomain } from './sender-domain.ts';
 import { oneClick } from './unsubscribe.ts';
-import { EXIT, wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
+import { wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
 
 type Modes = { dryRun?: boolean; check?: boolean; to?: string };
 type Signing = { unsubscribeUrl?: string; dkimKey?: string; dkimSelector?: string };
@@ -58,9 +58,7 @@ export function notifyCommand(): Command {
       if (options.limit === 0) throw new UsageError('--limit must be at least 1.');
       const checked = signed(options);
       if (options.check) {
-        const result = await checkSenderDomain(domainOf(checked.letter.from), checked.signing, options.dnsServer);
-        printSenderDomain(result);
-        process.exitCode = result.checks.every((c) => c.ok) ? EXIT.ok : EXIT.failed;
+        await reportSenderDomain(domainOf(checked.letter.from), checked.signing, options.dnsServer);
         return;
       }
       const mailing = { ...checked, oneClick: await oneClick(options.unsubscribeUrl) };

@@ -6,7 +6,7 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
-import { say, UsageError } from '../terminal.ts';
+import { EXIT, say, UsageError } from '../terminal.ts';
 import { publicKeyOf } from './dkim.ts';
 
 // The DNS lookups, through the system's resolvers or --dns-server: each query bounded, all of them too.
@@ -51,6 +51,10 @@ export type SenderDomain = { domain: string; servers: string; checks: DomainChec
 export type Signing = { selector?: string; privateKey?: string };
 
 type RecordName = DomainCheck['record'];
+/** The records to publish, as the fixes name them and `waitlist domain` prints them. */
+export const spfRecord = (include = "<your provider's SPF domain>") => `v=spf1 include:${include} ~all`;
+export const dmarcRecord = (domain: string) => `v=DMARC1; p=none; rua=mailto:dmarc@${domain}`;
+export const dkimRecord = (publicKey: string) => `v=DKIM1; k=rsa; p=${publicKey}`;
 const ok = (record: RecordName, says: string): DomainCheck => ({ record, ok: true, says });
 const fault = (record: RecordName, says: string, fix: string): DomainCheck => ({ record, ok: false, says, fix });
 
@@ -68,7 +72,7 @@ function tags(record: string): Map<string, string> {
 async function spf(dns: Lookup, domain: string): Promise<DomainCheck> {
   const found = await dns.txt(domain);
   const records = found === 'none' ? [] : found.filter((r) => /^v=spf1(\s|$)/i.test(r));
-  const add = `Add a TXT record at ${domain}: "v=spf1 include:<your provider's SPF domain> ~all" (your SMTP provider names the include).`;
+  const add = `Add a TXT record at ${domain}: "${spfRecord()}" (your SMTP provider names the include).`;
   if (!records.length) return fault('SPF', `No SPF record at ${domain}.`, add);
   const many = `${records.length} SPF records at ${domain}: receivers treat that as an error.`;
   if (records.length > 1) return fault('SPF', many, 'Merge them into one TXT record.');
@@ -106,7 +110,7 @@ async function dmarc(dns: Lookup, domain: string, signing: Signing): Promise<Dom
   return fault(
     'DMARC',
     `No DMARC record at _dmarc.${domain}.`,
-    `Add a TXT record at _dmarc.${domain}: "v=DMARC1; p=none; rua=mailto:dmarc@${domain}" (p=none is enough to start).`,
+    `Add a TXT record at _dmarc.${domain}: "${dmarcRecord(domain)}" (p=none is enough to start).`,
   );
 }
 
@@ -122,7 +126,7 @@ async function dkim(dns: Lookup, domain: string, signing: Signing): Promise<Doma
   const found = await dns.txt(name);
   const record = found === 'none' ? undefined : found.find((r) => tags(r).has('p'));
   const publicKey = signing.privateKey ? publicKeyOf(signing.privateKey) : undefined;
-  const publish = publicKey ? `"v=DKIM1; k=rsa; p=${publicKey}"` : 'the record your provider gives you';
+  const publish = publicKey ? `"${dkimRecord(publicKey)}"` : 'the record your provider gives you';
   if (!record) return fault('DKIM', `No DKIM key at ${name}.`, `Add a TXT record at ${name}: ${publish}.`);
   const published = (tags(record).get('p') ?? '').replace(/\s+/g, '');
   if (!published) return fault('DKIM', `The DKIM key at ${name} is revoked (empty p=).`, `Publish ${publish}.`);
@@ -174,6 +178,14 @@ export const bulkReady = (result: SenderDomain) =>
 export const OVERRIDE = '--despite-sender-domain';
 
 export type PreflightOptions = { dnsServer?: string; despiteSenderDomain?: boolean };
+
+/** notify --check and `waitlist domain`: every check reported, exit 1 when one fails. */
+export async function reportSenderDomain(domain: string, signing: Signing, server?: string): Promise<SenderDomain> {
+  const result = await checkSenderDomain(domain, signing, server);
+  printSenderDomain(result);
+  process.exitCode = result.checks.every((c) => c.ok) ? EXIT.ok : EXIT.failed;
+  return result;
+}
 
 export function printSenderDomain(result: SenderDomain): void {
   say(`Sender domain ${result.domain} (DNS resolver ${result.servers}):`);

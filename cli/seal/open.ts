@@ -25,6 +25,29 @@ export class SealBroken extends Error {}
 
 type Keys = { encryption: KeyObject; authentication: KeyObject };
 
+/** An hour key in clear as the opening uses it (throws RangeError for a wrong length). */
+export function keysOf(key: Buffer): Keys {
+  const { encryption, authentication } = splitHourKey(key);
+  return { encryption: createSecretKey(encryption), authentication: createSecretKey(authentication) };
+}
+
+const broken = (row: SealedRow, why: string) => new SealBroken(`Signup ${row.id} cannot be opened: ${why}.`);
+
+/** The address of one row as UTF-8 under its hour key's `keys`; throws SealBroken for a row that does not verify. */
+export function openSeal(keys: Keys, row: SealedRow, ids = new DataView(new ArrayBuffer(16))): Buffer {
+  const parts = splitSeal(row.seal);
+  if (!parts) throw broken(row, 'it has the wrong length');
+  const [idBytes, signed] = tagInput(row.hourKeyId, row.id, parts.signed, ids);
+  const tag = createHmac('sha256', keys.authentication).update(idBytes).update(signed).digest();
+  if (!timingSafeEqual(tag, parts.tag)) throw broken(row, 'its tag does not verify');
+  const decipher = createDecipheriv('aes-256-cbc', keys.encryption, parts.iv);
+  try {
+    return Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]);
+  } catch {
+    throw broken(row, 'its padding is wrong');
+  }
+}
+
 /** Hour keys unwrapped at once (each an RSA-3072 decryption, about 2 ms on one core). */
 const UNWRAP_AT_ONCE = 16;
 
@@ -50,9 +73,7 @@ export class Opener {
       throw new SealBroken(`Hour key ${id} cannot be unwrapped with this owner key: ${error.message}`);
     });
     try {
-      const { encryption, authentication } = splitHourKey(key);
-      const keys = { encryption: createSecretKey(encryption), authentication: createSecretKey(authentication) };
-      this.hourKeys.set(id, keys);
+      this.hourKeys.set(id, keysOf(key));
     } catch (error) {
       throw new SealBroken(`Hour key ${id}: ${(error as Error).message}.`);
     } finally {
@@ -60,25 +81,11 @@ export class Opener {
     }
   }
 
-  private broken(row: SealedRow, why: string): SealBroken {
-    return new SealBroken(`Signup ${row.id} cannot be opened: ${why}.`);
-  }
-
   /** The address of one row as UTF-8, its hour key unwrapped already; throws SealBroken for a row that does not verify. */
   openOne(row: SealedRow): Buffer {
     const keys = this.hourKeys.get(row.hourKeyId);
-    if (!keys) throw this.broken(row, `its hour key ${row.hourKeyId} was not unwrapped`);
-    const parts = splitSeal(row.seal);
-    if (!parts) throw this.broken(row, 'it has the wrong length');
-    const [ids, signed] = tagInput(row.hourKeyId, row.id, parts.signed, this.ids);
-    const tag = createHmac('sha256', keys.authentication).update(ids).update(signed).digest();
-    if (!timingSafeEqual(tag, parts.tag)) throw this.broken(row, 'its tag does not verify');
-    const decipher = createDecipheriv('aes-256-cbc', keys.encryption, parts.iv);
-    try {
-      return Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]);
-    } catch {
-      throw this.broken(row, 'its padding is wrong');
-    }
+    if (!keys) throw broken(row, `its hour key ${row.hourKeyId} was not unwrapped`);
+    return openSeal(keys, row, this.ids);
   }
 
   /** The address of one row, its hour key unwrapped first if need be (notify's claims, one at a time). */

@@ -64,7 +64,7 @@ describe('waitlist baseline', () => {
     const run = await waitlist(['baseline', '--yes'], { DATABASE_URL: ownerUrl(plain.info) });
     expect(run.stderr).toBe(
       'The clean-up drops the hash ratchet and renames tables and columns, keeping every signup.\n' +
-        'Done: the database is on the baseline.\n',
+        'Done: the database is on the baseline. Next, the files after it: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL".\n',
     );
     expect(run.code).toBe(0);
     expect(await tableOf(plain.owner)).toEqual({ old: null, new: 'private.signup_addresses' });

@@ -5,7 +5,7 @@
  */
 import { generateKey, readKey } from 'openpgp';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ownerUrl } from '../../supabase/harness/database';
+import { connect, ownerUrl } from '../../supabase/harness/database';
 import { keysInit } from './keys-init';
 import { asSuperuser, useOwnDatabase } from './own-database';
 import { findingsOf, health, useStandIns } from './health-stand-ins';
@@ -90,6 +90,26 @@ describe('waitlist health, the signup proof', () => {
       expect(run.stdout).toContain('PROBLEM signup: A signup as a visitor fails at sealing: P0001 no cipher.');
     } finally {
       await own.owner.query(rows[0].definition);
+    }
+  });
+
+  it("names a busy database, waiting no longer than anon's statement_timeout, as PostgREST's requests would", async () => {
+    await own.owner.query(`alter role anon set statement_timeout = '1s'`);
+    const holder = await connect(own.info, 'postgres');
+    try {
+      // Another request of the proof's network, holding the guard's lock on it.
+      await holder.query('begin');
+      await holder.query(
+        `select pg_advisory_xact_lock(('x' || encode(substring(private.network_hash('192.0.2.1/32') from 1 for 8), 'hex'))::bit(64)::bigint)`,
+      );
+      const run = await health(stand);
+      expect(run.code).toBe(1);
+      expect(run.stdout).toContain(
+        'PROBLEM signup: A signup as a visitor fails at a busy database (a wait ran out): 57014 canceling statement due to statement timeout.',
+      );
+    } finally {
+      await holder.end();
+      await own.owner.query('alter role anon reset statement_timeout');
     }
   });
 

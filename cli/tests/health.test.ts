@@ -46,6 +46,7 @@ describe('waitlist health, the public half', () => {
           'waitlist-seal-hour-keys',
           'guard data',
           'sealing',
+          'capabilities',
           'signup',
           'unsubscribe role',
           'logs',
@@ -134,6 +135,20 @@ describe('waitlist health, the public half', () => {
       "frame-ancestors allows https:; frame-ancestors is https:, not 'none'.",
     ],
     [
+      'scripts from a CDN, or any a fixed nonce trusts',
+      () =>
+        buildPolicy().replace(
+          "script-src 'self'",
+          "script-src 'self' https://cdn.example 'nonce-fixed' 'strict-dynamic'",
+        ),
+      "script-src allows https://cdn.example 'nonce-fixed' 'strict-dynamic'.",
+    ],
+    [
+      'no base-uri',
+      () => buildPolicy().replace("base-uri 'self'; ", ''),
+      'there is no base-uri, so it allows anything.',
+    ],
+    [
       'calls to a third origin',
       () => buildPolicy().replace('connect-src ', 'connect-src https://collector.example '),
       'connect-src also allows https://collector.example.',
@@ -153,13 +168,25 @@ describe('waitlist health, the public half', () => {
       'Strict-Transport-Security "max-age=0" keeps HTTPS for less than a year',
     ],
     ['Referrer-Policy', 'unsafe-url', 'Referrer-Policy "unsafe-url" is weaker than strict-origin-when-cross-origin'],
-    ['X-Content-Type-Options', 'sniff', 'X-Content-Type-Options is "sniff", not nosniff'],
+    ['X-Content-Type-Options', 'sniff', 'X-Content-Type-Options "sniff" is not nosniff'],
+    ['Cross-Origin-Opener-Policy', 'unsafe-none', 'Cross-Origin-Opener-Policy "unsafe-none" is not same-origin'],
     ['X-Frame-Options', 'ALLOWALL', 'X-Frame-Options "ALLOWALL" lets other sites frame the page'],
   ])('names a weaker %s: %s (exit 1)', async (name, value, named) => {
     stand.site.changed = { [name]: value };
     const run = await health(stand);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(`PROBLEM site: ${stand.site.url} answers 200 ${named}.`);
+  });
+
+  it("accepts the build's values repeated or in another case, as a host may join them", async () => {
+    stand.site.changed = {
+      'X-Content-Type-Options': 'nosniff, nosniff',
+      'Referrer-Policy': 'strict-origin-when-cross-origin, made-up-policy',
+      'X-Frame-Options': 'DENY, deny',
+      'Content-Security-Policy': buildPolicy().replace("frame-ancestors 'none'", "frame-ancestors 'NONE'"),
+    };
+    const checks = findingsOf(await health(stand, ['--json']));
+    expect(checks.filter((f) => ['site', 'CSP'].includes(f.check)).map((f) => f.outcome)).toEqual(['ok', 'ok']);
   });
 
   it('is the command the scheduled workflow runs, public values from repository variables', () => {

@@ -15,11 +15,11 @@ export function startCli(
   args: string[],
   env: Record<string, string> = {},
   nodeOptions: string[] = [],
-  cwd?: string, // where .env.local is read (and, by setup, written)
+  cwd?: string,
 ): { child: ChildProcess; done: Promise<Result> } {
   const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeOptions, MAIN, ...args], {
-    cwd,
     env: { ...process.env, ...env }, // DATABASE_URL: see own-database.ts
+    cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const stdout: Buffer[] = [];

@@ -124,6 +124,32 @@ describe('the abuse guard: which network a request counts against', () => {
     expect(await countsOf(db.owner, '::/64')).toEqual({ tenMinutes: 0, day: 0 });
   });
 
+  it('counts a 6to4 or Teredo address as its IPv4 client; the rest of 2001::/16 per /64 and /48', async () => {
+    await setClock(db.owner, '2099-01-08T10:00:00Z');
+    await setLimit(db.owner, 'ipv4', 'per_10_minutes', 3);
+    // 6to4: bits 16-47 are the IPv4 address, c000:0204 = 192.0.2.4, whatever follows.
+    await signUps(1, { clientIp: '192.0.2.4' });
+    await signUps(1, { clientIp: '2002:c000:204::1' });
+    await signUps(1, { clientIp: '2002:c000:204:7::9' });
+    await overLimit(nextEmail(), { clientIp: '2002:c000:204::1' });
+    await overLimit(nextEmail(), { clientIp: '192.0.2.4' });
+    // Teredo (2001:0000::/32): the client's public address is the last 32 bits inverted,
+    // 3fff:fdd2 = ~c000:022d = 192.0.2.45, whichever Teredo server (bits 32-63) relays it.
+    await signUps(2, { clientIp: '2001:0:4136:e378:8000:63bf:3fff:fdd2' });
+    await signUps(1, { clientIp: '2001:0:cb00:7101:8000:1234:3fff:fdd2' });
+    await overLimit(nextEmail(), { clientIp: '192.0.2.45' });
+    expect(await countsOf(db.owner, '192.0.2.4/32')).toEqual({ tenMinutes: 3, day: 3 });
+    expect(await countsOf(db.owner, '192.0.2.45/32')).toEqual({ tenMinutes: 3, day: 3 });
+    expect(await countsOf(db.owner, '2002:c000:204::/64')).toEqual({ tenMinutes: 0, day: 0 });
+    expect(await countsOf(db.owner, '2001:0:4136:e378::/64')).toEqual({ tenMinutes: 0, day: 0 });
+    // Not Teredo: 2001:db8::/32 and 2001:1::/32 carry the same last 32 bits and count per /64 and /48.
+    for (const prefix of ['2001:db8:4136', '2001:1:4136']) {
+      await signUps(1, { clientIp: `${prefix}:e378:8000:63bf:3fff:fdd2` });
+      expect(await countsOf(db.owner, `${prefix}:e378::/64`)).toEqual({ tenMinutes: 1, day: 1 });
+      expect(await countsOf(db.owner, `${prefix}::/48`)).toEqual({ tenMinutes: 1, day: 1 });
+    }
+  });
+
   it.each([
     ['no cf-connecting-ip', { clientIp: null }],
     ['an empty one', { clientIp: '' }],

@@ -1,0 +1,118 @@
+/**
+ * `waitlist deploy` (`npm run deploy`): builds the site (vite build, which checks every variable
+ * first: vite/env-check.ts), uploads it to Cloudflare Pages with the project's pinned wrangler,
+ * creating the project on first use, attaches VITE_SITE_URL's domain, allows the site's origins,
+ * then runs `health` and exits with its code. `--preview <name>` builds against the preview's own
+ * Supabase project (.env.preview.local) as a Cloudflare preview, which the preview guard keeps off
+ * the live one. Credentials come from the environment only (CLOUDFLARE_API_TOKEN, _ACCOUNT_ID).
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
+import { Command } from 'commander';
+import { childEnv } from './baseline.ts';
+import { withDatabase } from './connect/database.ts';
+import { addOrigin } from './guard.ts';
+import { originOf } from './origins.ts';
+import { say, UsageError } from './terminal.ts';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const MAIN = fileURLToPath(new URL('main.js', import.meta.url));
+/** What wrangler may see besides childEnv's basics: its credentials, and where its API is (the tests' stand-in). */
+const WRANGLER_ENV = /^CLOUDFLARE_(API_TOKEN|ACCOUNT_ID|API_BASE_URL)$/;
+/** What the build must not see: the owner's secrets. */
+const NOT_FOR_THE_BUILD = /^(CLOUDFLARE_\w+|DATABASE_URL|SMTP_URL)$/;
+
+type Options = { project: string; preview?: string; outDir: string };
+
+/** Runs a program in the repository, its output on stderr (or captured and returned); a failure names it. */
+function run(program: string, args: string[], env: NodeJS.ProcessEnv, capture = false): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { cwd: ROOT, env, stdio: ['ignore', capture ? 'pipe' : 2, 2] });
+    let output = '';
+    child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString()));
+    child.on('error', reject);
+    const step = [program.split('/').pop(), ...args.slice(0, 3)].join(' ');
+    child.on('close', (code) => (code === 0 ? resolve(output) : reject(new Error(`${step} failed (exit ${code}).`))));
+  });
+}
+
+const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
+const wranglerEnv = () => ({ ...childEnv(WRANGLER_ENV), WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true' });
+const wrangler = (args: string[], capture = false) => run(bin('wrangler'), ['pages', ...args], wranglerEnv(), capture);
+
+/** A call to Cloudflare's API for the Pages project (wrangler has no command for its domains). */
+async function pagesApi<T>(project: string, path = '', body?: object): Promise<T> {
+  const { CLOUDFLARE_API_BASE_URL: base = 'https://api.cloudflare.com/client/v4', CLOUDFLARE_ACCOUNT_ID: account } =
+    process.env;
+  const response = await fetch(`${base}/accounts/${account}/pages/projects/${project}${path}`, {
+    method: body ? 'POST' : 'GET',
+    headers: { authorization: `Bearer ${process.env.CLOUDFLARE_API_TOKEN}`, 'content-type': 'application/json' },
+    body: body && JSON.stringify(body),
+  });
+  const answer = (await response.json()) as { success: boolean; errors?: { message: string }[]; result: T };
+  if (!answer.success) throw new Error(`Cloudflare refused ${path || 'the project'}: ${answer.errors?.[0]?.message}`);
+  return answer.result;
+}
+
+/** The build's environment: for a preview, the preview's project over the live one, marked as Cloudflare marks one. */
+function buildEnv(production: string, preview?: string): NodeJS.ProcessEnv {
+  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !NOT_FOR_THE_BUILD.test(name)));
+  if (!preview) return env;
+  const own = existsSync('.env.preview.local') ? parseEnv(readFileSync('.env.preview.local', 'utf8')) : {};
+  const live = process.env.PRODUCTION_SUPABASE_URL || process.env.VITE_SUPABASE_URL;
+  const marks = { CF_PAGES: '1', CF_PAGES_BRANCH: preview, PRODUCTION_BRANCH: production };
+  return { ...env, ...own, ...marks, PRODUCTION_SUPABASE_URL: live };
+}
+
+async function deploy({ project, preview, outDir }: Options): Promise<void> {
+  const unset = ['CLOUDFLARE_API_TOKEN', 'CLOUDFLARE_ACCOUNT_ID'].filter((name) => !process.env[name]);
+  if (unset.length) throw new UsageError(`Not set: ${unset.join(', ')} (docs/deploy.md, "What deploy needs").`);
+  const production = process.env.PRODUCTION_BRANCH || 'main';
+  if (preview === production)
+    throw new UsageError(`--preview ${preview} is the production branch (PRODUCTION_BRANCH).`);
+
+  await run(bin('vite'), ['build', '--outDir', outDir, '--emptyOutDir'], buildEnv(production, preview));
+  const listed = JSON.parse(await wrangler(['project', 'list', '--json'], true)) as { 'Project Name': string }[];
+  if (!listed.some((each) => each['Project Name'] === project)) {
+    await wrangler(['project', 'create', project, '--production-branch', production]);
+  }
+  const branch = preview ?? production;
+  await wrangler(['deploy', outDir, '--project-name', project, '--branch', branch, '--commit-dirty=true']);
+  if (preview) {
+    say(`Preview ${preview} deployed, built against its own Supabase project; no health check.`);
+    return;
+  }
+
+  const site = originOf(process.env.VITE_SITE_URL ?? '');
+  const { subdomain, domains } = await pagesApi<{ subdomain: string; domains: string[] }>(project);
+  const host = new URL(site).host;
+  if (!domains.includes(host) && !host.endsWith('.pages.dev')) {
+    await pagesApi(project, '/domains', { name: host });
+    say(`Attached ${host}; its DNS needs a CNAME to ${subdomain} (docs/deploy.md, "The address and your own domain").`);
+  }
+  const origins = [...new Set([site, `https://${subdomain}`])];
+  if (process.env.DATABASE_URL) {
+    await withDatabase(async (db) => {
+      for (const origin of origins) if (await addOrigin(db, origin)) say(`Allowed the origin ${origin}.`);
+    });
+  } else {
+    say(`DATABASE_URL is not set: allow ${origins.join(' and ')} with \`npm run waitlist -- origins add <origin>\`.`);
+  }
+  const health = spawn(process.execPath, [...process.execArgv, MAIN, 'health'], { stdio: 'inherit' });
+  process.exitCode = await new Promise<number>((resolve) => health.on('close', (code) => resolve(code ?? 1)));
+}
+
+export function deployCommand(): Command {
+  return new Command('deploy')
+    .description(
+      'Build the site and deploy it to Cloudflare Pages (creating the project on first use), attach the domain of ' +
+        "VITE_SITE_URL, allow the site's origins, then run health. Needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID.",
+    )
+    .option('--project <name>', 'the Cloudflare Pages project', 'coming-soon')
+    .option('--preview <name>', "deploy a preview named <name>, built against .env.preview.local's Supabase project")
+    .option('--out-dir <dir>', 'where the build goes', 'dist')
+    .action((options: Options) => deploy(options));
+}

@@ -1,0 +1,73 @@
+/**
+ * The launch email's sending domain in one command: the DKIM key made once (a new file, mode 0600,
+ * never overwritten), the DNS records for DKIM, SPF and DMARC printed as published, then checked
+ * with the checks notify runs (./notify/sender-domain.ts). Run again: checks, and prints what is missing.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { existsSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
+import { Command } from 'commander';
+import { dkimSigning, publicKeyOf } from './notify/dkim.ts';
+import { dkimRecord, dmarcRecord, dnsServer, reportSenderDomain, spfRecord } from './notify/sender-domain.ts';
+import { out, say, UsageError } from './terminal.ts';
+
+type Options = { dkimKey: string; dkimSelector: string; spfInclude?: string; dnsServer?: string };
+
+/** A TXT value as a zone file writes it: quoted strings of at most 255 characters, which receivers join (RFC 7208, 6376). */
+export const txtStrings = (value: string) => (value.match(/.{1,255}/g) ?? []).map((part) => `"${part}"`).join(' ');
+
+/** The records whose check failed, as they are to be published, and what to adapt. */
+function printRecords(domain: string, publicKey: string, { dkimSelector, spfInclude }: Options, which: string[]) {
+  const dkim = dkimRecord(publicKey);
+  const adapt = spfInclude ? '' : "Put your SMTP provider's SPF domain (its docs name it) in place of <…>. ";
+  const records = [
+    ['DKIM', `${dkimSelector}._domainkey.${domain}`, dkim, `As strings of at most 255 characters: ${txtStrings(dkim)}`],
+    ['SPF', domain, spfRecord(spfInclude), `${adapt}If ${domain} has one already, add the include: to it.`],
+    [
+      'DMARC',
+      `_dmarc.${domain}`,
+      dmarcRecord(domain),
+      'rua=: a mailbox you read, or leave it out. p=none only watches.',
+    ],
+  ];
+  out(`Add these TXT records to ${domain}'s DNS, then run this command again to check them:`);
+  for (const [record, name, value, note] of records.filter(([record]) => which.includes(record))) {
+    out(`\n${record}  ${name}  TXT\n  ${value}\n  ${note}`);
+  }
+}
+
+export function domainCommand(): Command {
+  return new Command('domain')
+    .description(
+      "Set up the launch email's sending domain: makes a DKIM key (first run), prints the DNS records to add for " +
+        'DKIM, SPF and DMARC, and checks them as notify does (exit 1 while one is missing). Run it again once published.',
+    )
+    .argument('<domain>', "the From address's domain, e.g. example.com")
+    .option('--dkim-key <file>', 'the DKIM private key, made in a new file (readable by you only) if none', 'dkim.pem')
+    .option('--dkim-selector <name>', "the DKIM key's selector: its record is <selector>._domainkey.<domain>", 'launch')
+    .option('--spf-include <domain>', "your SMTP provider's SPF domain, as its docs name it")
+    .option('--dns-server <ip[:port]>', "resolve the domain with this server (default: the system's)", dnsServer)
+    .action(async (domain: string, options: Options) => {
+      if (!/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain))
+        throw new UsageError(`Not a domain name: ${JSON.stringify(domain)} (the part of the From address after @).`);
+      const file = options.dkimKey;
+      const made = !existsSync(file);
+      if (made) {
+        const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
+        const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' });
+        await writeFile(file, pem, { flag: 'wx', mode: 0o600 }).catch((error: Error) => {
+          throw new UsageError(`Cannot write the DKIM key to ${file}: ${error.message}.`); // never over a file
+        });
+      }
+      const { privateKey } = dkimSigning(domain, options.dkimSelector, file) ?? {};
+      if (!privateKey) throw new UsageError(`${file} is empty: name a new file for the DKIM key.`);
+      say(
+        `${made ? `Wrote a new DKIM key (RSA 2048) to ${file}, readable by you only` : `Using ${file}`}: notify signs ` +
+          `with it (--dkim-key ${file} --dkim-selector ${options.dkimSelector}); whoever holds it can sign as ${domain}.\n`,
+      );
+      const signing = { selector: options.dkimSelector, privateKey };
+      const result = await reportSenderDomain(domain, signing, options.dnsServer);
+      const missing = result.checks.filter((check) => !check.ok && check.record !== 'MX').map((c) => c.record);
+      if (missing.length) printRecords(domain, publicKeyOf(privateKey), options, missing);
+    });
+}

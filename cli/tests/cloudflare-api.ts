@@ -1,0 +1,125 @@
+/**
+ * A stand-in of Cloudflare's API for the Pages calls `npm run deploy` makes, through the real
+ * wrangler (which takes its address from CLOUDFLARE_API_BASE_URL) and its own domain call. It
+ * answers the shapes wrangler reads (its src/pages/types.ts and api/pages/deploy.ts) and records
+ * what arrived: every request, the projects, the uploaded files, the deployments, the domains.
+ */
+import { createServer, type IncomingMessage } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export type Arrived = { method: string; path: string; authorization?: string; body: string };
+export type Deployment = { branch?: string; manifest: Record<string, string>; headers?: string };
+type Project = { name: string; subdomain: string; domains: string[]; production_branch: string };
+
+/** A JWT wrangler can read (it only decodes the claims: expiry, file count), never signed. */
+const JWT = ['{"alg":"none"}', `{"exp":${Math.floor(Date.now() / 1000) + 3600}}`, '']
+  .map((part) => Buffer.from(part).toString('base64url'))
+  .join('.');
+
+const read = async (request: IncomingMessage) => {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks);
+};
+
+/** `token`: the one API token the stand-in takes (wrangler's upload JWT aside); any other is refused. */
+export async function startCloudflareApi(token: string) {
+  const arrived: Arrived[] = [];
+  const projects = new Map<string, Project>();
+  /** The uploaded files by their hash (wrangler's manifest names them). */
+  const files = new Map<string, Buffer>();
+  const deployments: Deployment[] = [];
+  const ok = (result: unknown) => [200, { success: true, errors: [], messages: [], result }] as const;
+  const notFound = (code: number, message: string) =>
+    [404, { success: false, errors: [{ code, message }], messages: [], result: null }] as const;
+
+  async function answer(request: IncomingMessage, path: string, query: URLSearchParams, body: Buffer) {
+    const method = request.method!;
+    const json = () => JSON.parse(body.toString() || 'null');
+    let match: RegExpExecArray | null;
+    if (path.startsWith('/accounts/') && request.headers.authorization !== `Bearer ${token}`) {
+      return [
+        403,
+        { success: false, errors: [{ code: 10000, message: 'Authentication error' }], result: null },
+      ] as const;
+    }
+    if (/^\/accounts\/[^/]+\/pages\/projects$/.test(path)) {
+      if (method === 'POST') {
+        const { name, production_branch } = json() as { name: string; production_branch: string };
+        const project = { name, subdomain: `${name}.pages.dev`, domains: [`${name}.pages.dev`], production_branch };
+        projects.set(name, project);
+        return ok(project);
+      }
+      const page = Number(query.get('page') ?? 1);
+      return ok(page === 1 ? [...projects.values()].map((p) => ({ ...p, created_on: new Date().toISOString() })) : []);
+    }
+    if ((match = /^\/accounts\/[^/]+\/pages\/projects\/([^/]+)(\/.*)?$/.exec(path))) {
+      const project = projects.get(match[1]);
+      if (!project) return notFound(8000007, 'Project not found.');
+      const rest = match[2] ?? '';
+      if (rest === '') return ok({ ...project, deployment_configs: { production: {}, preview: {} } });
+      if (rest === '/upload-token') return ok({ jwt: JWT });
+      if (rest === '/domains' && method === 'POST') {
+        const { name } = json() as { name: string };
+        if (!project.domains.includes(name)) project.domains.push(name);
+        return ok({ name, status: 'pending' });
+      }
+      if (rest === '/domains') return ok(project.domains.map((name) => ({ name, status: 'active' })));
+      if (rest === '/deployments' && method === 'POST') {
+        const form = await new Response(new Uint8Array(body), {
+          headers: { 'content-type': request.headers['content-type']! },
+        }).formData();
+        const headers = form.get('_headers');
+        deployments.push({
+          branch: (form.get('branch') as string | null) ?? undefined,
+          manifest: JSON.parse(form.get('manifest') as string) as Record<string, string>,
+          headers: headers instanceof Blob ? await headers.text() : undefined,
+        });
+        return ok({ id: `d${deployments.length}`, url: `https://d${deployments.length}.${project.subdomain}` });
+      }
+      if ((match = /^\/deployments\/(d\d+)$/.exec(rest))) {
+        const { branch } = deployments[Number(match[1].slice(1)) - 1];
+        const alias = branch === project.production_branch ? project.subdomain : `${branch}.${project.subdomain}`;
+        return ok({ id: match[1], latest_stage: { name: 'deploy', status: 'success' }, aliases: [`https://${alias}`] });
+      }
+    }
+    if (path === '/pages/assets/check-missing')
+      return ok((json() as { hashes: string[] }).hashes.filter((h) => !files.has(h)));
+    if (path === '/pages/assets/upload') {
+      for (const file of json() as { key: string; value: string }[])
+        files.set(file.key, Buffer.from(file.value, 'base64'));
+      return ok(null);
+    }
+    if (path === '/pages/assets/upsert-hashes') return ok(true);
+    return notFound(7003, `No route for ${method} ${path} in the stand-in`);
+  }
+
+  const server = createServer((request, response) => {
+    void (async () => {
+      const body = await read(request);
+      const url = new URL(request.url!, 'http://stand-in');
+      const path = url.pathname.replace(/^\/client\/v4/, '');
+      arrived.push({
+        method: request.method!,
+        path,
+        authorization: request.headers.authorization,
+        body: body.toString(),
+      });
+      const [status, reply] = await answer(request, path, url.searchParams, body);
+      response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(reply));
+    })();
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/client/v4`,
+    arrived,
+    projects,
+    files,
+    deployments,
+    /** The content of a deployment's file at `path` ("/index.html"), as uploaded. */
+    fileOf: (deployment: Deployment, path: string) => files.get(deployment.manifest[path])?.toString(),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+export type CloudflareApi = Awaited<ReturnType<typeof startCloudflareApi>>;

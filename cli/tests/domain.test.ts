@@ -1,0 +1,116 @@
+/**
+ * `waitlist domain`: the DKIM key made once (mode 0600, never overwritten), the DNS records printed
+ * as they must be published (a 2048-bit key's TXT value split into strings of at most 255
+ * characters), and checked with notify's checks against a DNS server on loopback.
+ */
+import { createPrivateKey } from 'node:crypto';
+import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { txtStrings } from '../domain';
+import { publicKeyOf } from '../notify/dkim';
+import { startDns, type Dns } from './dns';
+import { waitlist } from './run-cli';
+
+const DOMAIN = 'product.example';
+const folder = mkdtempSync(join(tmpdir(), 'domain-'));
+const keyFile = join(folder, 'dkim.pem');
+let dns: Dns;
+beforeAll(async () => {
+  dns = await startDns();
+});
+afterAll(() => dns.close());
+
+const domain = (args: string[] = []) =>
+  waitlist(['domain', DOMAIN, '--dkim-key', keyFile, '--dns-server', dns.server, ...args]);
+
+/** The quoted strings of the DKIM record as printed. */
+const quoted = (stdout: string) => {
+  const line = stdout.split('\n').find((l) => l.includes('As strings of at most 255 characters: '))!;
+  return [...line.matchAll(/"([^"]*)"/g)].map((match) => match[1]);
+};
+
+describe('waitlist domain', () => {
+  it('first run: makes an RSA 2048 key readable by its owner only, prints the three records, finds them missing (exit 1)', async () => {
+    const run = await domain();
+    expect(run.code, run.stderr).toBe(1);
+    expect(statSync(keyFile).mode & 0o777).toBe(0o600);
+    const pem = readFileSync(keyFile, 'utf8');
+    expect(createPrivateKey(pem).asymmetricKeyDetails?.modulusLength).toBe(2048);
+    expect(run.stderr).toContain(`Wrote a new DKIM key (RSA 2048) to ${keyFile}, readable by you only: notify signs`);
+    expect(run.stderr).toContain(`MISSING DKIM: No DKIM key at launch._domainkey.${DOMAIN}.`);
+    expect(run.stdout + run.stderr).not.toContain('PRIVATE KEY');
+
+    const record = `v=DKIM1; k=rsa; p=${publicKeyOf(pem)}`;
+    expect(run.stdout).toContain(`DKIM  launch._domainkey.${DOMAIN}  TXT\n  ${record}\n`);
+    const strings = quoted(run.stdout);
+    expect(strings.length).toBe(2);
+    for (const s of strings) expect(s.length).toBeLessThanOrEqual(255);
+    expect(strings.join('')).toBe(record);
+    expect(run.stdout).toContain(`SPF  ${DOMAIN}  TXT\n  v=spf1 include:<your provider's SPF domain> ~all\n`);
+    expect(run.stdout).toContain(`DMARC  _dmarc.${DOMAIN}  TXT\n  v=DMARC1; p=none; rua=mailto:dmarc@${DOMAIN}\n`);
+  });
+
+  it('run again once published: checks only, with the same key (exit 0); names a record that is missing (exit 1)', async () => {
+    const pem = readFileSync(keyFile, 'utf8');
+    dns.zone.set(DOMAIN, { txt: ['v=spf1 include:_spf.provider.example ~all'], mx: ['mx1.provider.example'] });
+    dns.zone.set(`_dmarc.${DOMAIN}`, { txt: [`v=DMARC1; p=none`] });
+    // Published as split: the stand-in serves it as strings of 255 characters, as a DNS host does.
+    dns.zone.set(`launch._domainkey.${DOMAIN}`, { txt: [quoted((await domain()).stdout).join('')] });
+    const ready = await domain();
+    expect(ready.code, ready.stderr).toBe(0);
+    expect(ready.stdout).toBe('');
+    expect(ready.stderr).toContain(
+      `Using ${keyFile}: notify signs with it (--dkim-key ${keyFile} --dkim-selector launch)`,
+    );
+    expect(ready.stderr).toContain(`ok      DKIM: launch._domainkey.${DOMAIN}: the public half of the signing key.`);
+    expect(readFileSync(keyFile, 'utf8')).toBe(pem);
+
+    dns.zone.delete(`_dmarc.${DOMAIN}`);
+    dns.zone.set(DOMAIN, { mx: ['mx1.provider.example'] });
+    const missing = await domain(['--spf-include', '_spf.provider.example']);
+    expect(missing.code).toBe(1);
+    expect(missing.stderr).toContain(`MISSING DMARC: No DMARC record at _dmarc.${DOMAIN}.`);
+    expect(missing.stdout).toContain(`DMARC  _dmarc.${DOMAIN}  TXT`);
+    expect(missing.stderr).toContain(`MISSING SPF: No SPF record at ${DOMAIN}.`);
+    expect(missing.stdout).toContain(`SPF  ${DOMAIN}  TXT\n  v=spf1 include:_spf.provider.example ~all\n`);
+    expect(missing.stdout).not.toContain('DKIM  ');
+  });
+
+  it('names a published key that is not this one', async () => {
+    dns.zone.set(`launch._domainkey.${DOMAIN}`, {
+      txt: ['v=DKIM1; k=rsa; p=MIIBIjANBgkqhkiG9w0BAQEFAAOCAQ8AMIIBCgKCAQEAwrong'],
+    });
+    const run = await domain();
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`MISSING DKIM: The key at launch._domainkey.${DOMAIN} is not the public half`);
+    expect(run.stdout).toContain(`DKIM  launch._domainkey.${DOMAIN}  TXT`);
+  });
+
+  it('never overwrites a file that is not a DKIM key, and refuses what is not a domain (exit 2)', async () => {
+    const other = join(folder, 'notes.txt');
+    writeFileSync(other, 'my notes\n');
+    const run = await waitlist(['domain', DOMAIN, '--dkim-key', other, '--dns-server', dns.server]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('The DKIM key (--dkim-key) is not an RSA private key in PEM.');
+    expect(readFileSync(other, 'utf8')).toBe('my notes\n');
+    const nowhere = await waitlist(['domain', DOMAIN, '--dkim-key', join(folder, 'no', 'such', 'dir.pem')]);
+    expect(nowhere).toMatchObject({ code: 2, stderr: expect.stringContaining('Cannot write the DKIM key to') });
+    const notDomain = await waitlist(['domain', 'hello@product.example', '--dkim-key', keyFile]);
+    expect(notDomain).toMatchObject({ code: 2, stderr: expect.stringContaining('Not a domain name') });
+  });
+
+  it('is listed with its options (--help)', async () => {
+    const { code, stdout } = await waitlist(['domain', '--help']);
+    expect(code).toBe(0);
+    expect(stdout).toContain('Usage: waitlist domain [options] <domain>');
+  });
+
+  it('splits any TXT value into strings of at most 255 characters that join to it', () => {
+    const value = 'x'.repeat(600);
+    const strings = [...txtStrings(value).matchAll(/"([^"]*)"/g)].map((match) => match[1]);
+    expect(strings.map((s) => s.length)).toEqual([255, 255, 90]);
+    expect(strings.join('')).toBe(value);
+  });
+});
