@@ -5,7 +5,8 @@ import { parseEnv } from 'node:util';
 export const ENV_FILE = '.env.local';
 
 /** The values .env.local holds now (as process.loadEnvFile reads them). */
-export const envFileValues = () => (existsSync(ENV_FILE) ? parseEnv(readFileSync(ENV_FILE, 'utf8')) : {});
+export const envFileValues = (): Record<string, string> =>
+  existsSync(ENV_FILE) ? (parseEnv(readFileSync(ENV_FILE, 'utf8')) as Record<string, string>) : {};
 
 /** Sets `values` in .env.local and in this process's environment; the file 0600. */
 export function mergeEnvFile(values: Record<string, string>): void {
