@@ -49,10 +49,9 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
     const keys = (await management(`${project}/api-keys`)) as { type?: string; api_key?: string }[];
     const key = keys.find((k) => k.type === 'publishable')?.api_key;
     if (!key) throw new Error('The project has no publishable key (Dashboard → Project Settings → API Keys).');
-    const site = origins.at(-1)!; // the custom domain, if any
-    const url = `https://${ref}.supabase.co`;
+    const site = { VITE_SITE_URL: origins.at(-1)!, VITE_SUPABASE_URL: `https://${ref}.supabase.co` }; // domain, if any
     const { DATABASE_URL } = process.env as Record<string, string>;
-    return { VITE_SITE_URL: site, VITE_SUPABASE_URL: url, VITE_SUPABASE_PUBLISHABLE_KEY: key, DATABASE_URL };
+    return { ...site, VITE_SUPABASE_PUBLISHABLE_KEY: key, DATABASE_URL, SUPABASE_PROJECT_REF: ref };
   };
   const db = withDatabase;
   const role = (name: 'UNSUBSCRIBE_DB_URL' | 'HEALTH_DATABASE_URL', role: string): Step => [
@@ -71,7 +70,7 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
     [
       ".env.local: the site's address, the project's URL and publishable key, DATABASE_URL",
       async () => Object.entries(await values()).every(([name, value]) => saved()[name] === value),
-      async () => mergeEnvFile({ ...(await values()), SUPABASE_PROJECT_REF: ref }),
+      async () => mergeEnvFile(await values()),
     ],
     [
       'the migrations (db push)',
