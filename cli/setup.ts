@@ -101,6 +101,7 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
     [
       "the function's secrets: UNSUBSCRIBE_SECRET (made once, kept in .env.local for notify), UNSUBSCRIBE_DB_URL",
       async () => {
+        // The API lists SHA-256 digests, never values (hex assumed: tried against the stand-in only; if not, a rerun resets them).
         const set = (await management(`${project}/secrets`)) as { name: string; value: string }[];
         const setTo = ([name, value]: string[]) => set.some((s) => s.name === name && s.value === digest(value));
         return secrets().length === 2 && secrets().every(setTo);
