@@ -5,7 +5,7 @@
  * the command that resumes. --dry-run only checks. No secret is printed or put on a command line.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -65,7 +65,11 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
     [
       'project settings: Auth sign-ups off, the Data API on `public` alone (config push of supabase/hosted)',
       async () => !(await hostedSettingsWeaker(ref)).length,
-      () => cli(['config', 'push', `--remote=${ref}`, '--workdir', join(import.meta.dirname, '../supabase/hosted')]),
+      () => {
+        // A copy: the CLI writes its .temp/ files into the folder it is given.
+        cpSync(join(import.meta.dirname, '../supabase/hosted'), join(folder, 'hosted'), { recursive: true });
+        return cli(['config', 'push', `--remote=${ref}`, '--workdir', join(folder, 'hosted')]);
+      },
     ],
     [
       ".env.local: the site's address, the project's URL and publishable key, DATABASE_URL",

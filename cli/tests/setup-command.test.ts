@@ -4,9 +4,10 @@
  * throwaway PostgreSQL of its own that looks like a new Supabase project, reached over TCP with a
  * password (SCRAM) and logging every statement. Only a stand-in: Supabase itself was not reached.
  */
-import { readFileSync, statSync, writeFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { parseEnv } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -140,6 +141,8 @@ describe('waitlist setup', () => {
       expect(stdout + stderr).not.toContain(secret);
     }
     expect(stdout + stderr).not.toContain(PASSWORD);
+    // The CLI's .temp/ files (the linked project) went to a copy of supabase/hosted, not into the repository.
+    expect(existsSync(fileURLToPath(new URL('../../supabase/hosted/supabase/.temp', import.meta.url)))).toBe(false);
   }, 300_000);
 
   it('a rerun, even with no option (the ref and site from .env.local), finds every step done and changes nothing', async () => {
