@@ -60,7 +60,7 @@ export async function moveToBaseline(db: pg.Client): Promise<void> {
 }
 
 /** The CLI's URL: the endpoint and TLS of the commands' own connection; the password goes in PGPASSWORD. */
-function cliTarget(folder: string): { url: string; env: Record<string, string> } {
+export function cliTarget(folder: string): { url: string; env: Record<string, string> } {
   const config = databaseConfig();
   const { user, password, host, port, database } = config;
   const ssl = config.ssl as false | ConnectionOptions; // what connect/database.ts decided, never `true`
@@ -77,18 +77,25 @@ function cliTarget(folder: string): { url: string; env: Record<string, string> }
   };
 }
 
+/** Runs the pinned Supabase CLI in the repository, seeing only CHILD_ENV and `env`; its output, or an Error with it. */
+export async function supabaseCli(args: string[], env: Record<string, string> = {}): Promise<string> {
+  const { stdout, stderr } = await promisify(execFile)('npx', ['--yes', 'supabase@3.1.0', ...args], {
+    cwd: ROOT,
+    env: { ...childEnv(), DO_NOT_TRACK: '1', ...env },
+    timeout: 10 * 60_000,
+    maxBuffer: 16 * 1024 * 1024,
+  }).catch((error: { stdout?: string; stderr?: string }) => {
+    throw new Error(`supabase ${args[0]} ${args[1]} failed:\n${error.stdout}${error.stderr}`);
+  });
+  return stdout + stderr;
+}
+
 async function repairHistory(history: string[]): Promise<void> {
   const folder = mkdtempSync(join(tmpdir(), 'waitlist-baseline-'));
   try {
     const { url, env } = cliTarget(folder);
     const repair = (status: string, versions: string[]) =>
-      promisify(execFile)(
-        'npx',
-        ['--yes', 'supabase@3.1.0', 'migration', 'repair', '--status', status, ...versions, `--remote=${url}`, '--yes'],
-        { cwd: ROOT, env: { ...childEnv(), DO_NOT_TRACK: '1', ...env }, timeout: 10 * 60_000 },
-      ).catch((error: { stdout?: string; stderr?: string }) => {
-        throw new Error(`supabase migration repair --status ${status} failed:\n${error.stdout}${error.stderr}`);
-      });
+      supabaseCli(['migration', 'repair', '--status', status, ...versions, `--remote=${url}`, '--yes'], env);
     const old = CHAIN_2026_11_26.filter((version) => history.includes(version));
     if (old.length) await repair('reverted', old);
     await repair('applied', BASELINE);

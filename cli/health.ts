@@ -6,6 +6,7 @@ import { Command, InvalidArgumentError } from 'commander';
 import { checkDataApi } from './health/data-api.ts';
 import { checkDatabase } from './health/database.ts';
 import { exitCode, report, skipped, type Finding } from './health/finding.ts';
+import { checkManagement, projectRef } from './health/management.ts';
 import { readSettings } from './health/settings.ts';
 import { checkSite } from './health/site.ts';
 
@@ -34,7 +35,10 @@ export function healthCommand(): Command {
       const databaseHalf = process.env.DATABASE_URL
         ? checkDatabase(unset ? undefined : settings.site, options.timeout)
         : [skipped('database', 'DATABASE_URL is not set: the public half alone was checked.')];
-      const findings: Finding[] = (await Promise.all([...publicHalf, databaseHalf])).flat(2);
+      // The hosted settings, with the owner's personal access token (the daily workflow has none).
+      const ref = projectRef();
+      const hosted = process.env.SUPABASE_ACCESS_TOKEN && ref ? [checkManagement(ref, options.timeout)] : [];
+      const findings: Finding[] = (await Promise.all([...publicHalf, databaseHalf, ...hosted])).flat(2);
       report(findings, startedAt, Boolean(options.json));
       process.exitCode = exitCode(findings);
     });

@@ -59,7 +59,7 @@ async function afterFailure(keyFile: string, publicKey: Buffer, installed: boole
 }
 
 /** `keys init`: the owner key made, its private half written to `keyFile`, the public half installed; sealed, compacted. */
-async function init({ keyFile }: { keyFile?: string }): Promise<void> {
+export async function init({ keyFile }: { keyFile?: string }): Promise<void> {
   if (!keyFile) throw new UsageError('Name a new file for your private key: keys init --key-file <file>.');
   await withDatabase(
     async (db) => {

@@ -35,6 +35,7 @@ const COMMANDS: Record<string, () => Promise<Command>> = {
   keys: async () => (await import('./keys.ts')).keysCommand(),
   baseline: async () => (await import('./baseline.ts')).baselineCommand(),
   deploy: async () => (await import('./deploy.ts')).deployCommand(),
+  setup: async () => (await import('./setup.ts')).setupCommand(),
 };
 // The global option takes no value: the first word not starting with - names the command.
 const named = process.argv.slice(2).find((word) => !word.startsWith('-'));

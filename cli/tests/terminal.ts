@@ -13,9 +13,11 @@ export function onTerminal(
   env: Record<string, string>,
   question: string,
   answer: string | ((output: string) => string),
+  cwd?: string,
 ): Promise<{ code: number | null; output: string }> {
   const command = [process.execPath, MAIN, ...args].map(quoted).join(' ');
   const child = spawn('script', ['--quiet', '--return', '--command', command, '/dev/null'], {
+    cwd,
     env: { ...process.env, ...env },
   });
   let output = '';

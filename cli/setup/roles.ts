@@ -1,0 +1,36 @@
+/**
+ * The login roles setup gives a generated password: waitlist_unsubscribe (the function's, made by
+ * the migrations) and waitlist_health (the daily check's: read-only, the settings health reads,
+ * nothing personal). The server gets only a SCRAM verifier; the password goes into the role's URL.
+ */
+import { randomBytes } from 'node:crypto';
+import type pg from 'pg';
+import { scramVerifier } from './scram.ts';
+
+const GRANTS: Record<string, string[]> = {
+  waitlist_health: [
+    'alter role waitlist_health set default_transaction_read_only = on',
+    'grant usage on schema private, supabase_migrations to waitlist_health',
+    'grant select on private.allowed_origins, private.signup_limits, supabase_migrations.schema_migrations to waitlist_health',
+    'grant select (slot_end) on private.signup_counts to waitlist_health',
+    'grant select (day_end) on private.signup_secrets to waitlist_health',
+  ],
+};
+
+export const roleExists = async (db: pg.Client, role: string) =>
+  (await db.query('select from pg_roles where rolname = $1', [role])).rowCount === 1;
+
+/**
+ * Creates `role` if missing, sets a new password as a verifier and its grants; returns its URL: DATABASE_URL's
+ * host, port and database, the role as user (`<role>.<ref>` where DATABASE_URL says `postgres.<ref>`).
+ */
+export async function setRolePassword(db: pg.Client, role: string): Promise<string> {
+  const password = randomBytes(32).toString('hex'); // nothing to percent-encode
+  if (!(await roleExists(db, role))) await db.query(`create role ${role} login`);
+  // A utility statement takes no parameter; the verifier holds only base64, digits, `$` and `:`.
+  await db.query(`alter role ${role} password '${scramVerifier(password)}'`);
+  for (const grant of GRANTS[role] ?? []) await db.query(grant);
+  const owner = new URL(process.env.DATABASE_URL!);
+  const user = `${role}${/^postgres(\..+)?$/.exec(decodeURIComponent(owner.username))?.[1] ?? ''}`;
+  return `postgresql://${user}:${password}@${owner.host}${owner.pathname}`;
+}
