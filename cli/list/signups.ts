@@ -29,20 +29,17 @@ export async function countSignups(db: Queryable): Promise<{ addresses: number; 
 }
 
 /** Signups per UTC day from the first signup's day to today, days without signups included. */
-export async function signupsPerDay(db: Queryable): Promise<{ days: Day[]; today: string }> {
-  const { rows } = await db.query<Day & { today: string }>(
+export async function signupsPerDay(db: Queryable): Promise<Day[]> {
+  const { rows } = await db.query<Day>(
     `with per_day as (
        select (created_at at time zone 'UTC')::date as day, count(*)::int as signups
-       from public.waiting_list group by 1),
-     today as (select (now() at time zone 'UTC')::date as day)
-     select to_char(d, 'YYYY-MM-DD') as day, coalesce(p.signups, 0) as signups, to_char(t.day, 'YYYY-MM-DD') as today
-     from today t
-     left join generate_series((select min(day) from per_day), t.day, interval '1 day') d on true
+       from public.waiting_list group by 1)
+     select to_char(d, 'YYYY-MM-DD') as day, coalesce(p.signups, 0) as signups
+     from generate_series((select min(day) from per_day), (now() at time zone 'UTC')::date, interval '1 day') d
      left join per_day p on p.day = d::date
      order by d`,
   );
-  const today = rows[0].today;
-  return { days: rows.filter((row) => row.day !== null).map(({ day, signups }) => ({ day, signups })), today };
+  return rows;
 }
 
 /**
