@@ -1,10 +1,8 @@
 /**
- * `waitlist deploy` (`npm run deploy`): builds the site (vite build, which checks every variable
- * first: vite/env-check.ts), uploads it to Cloudflare Pages with the project's pinned wrangler,
- * creating the project on first use, attaches VITE_SITE_URL's domain, allows the site's origins,
- * then runs `health` and exits with its code. `--preview <name>` builds against the preview's own
- * Supabase project (.env.preview.local) as a Cloudflare preview, which the preview guard keeps off
- * the live one. Credentials come from the environment only (CLOUDFLARE_API_TOKEN, _ACCOUNT_ID).
+ * `waitlist deploy` (`npm run deploy`): vite build (which checks every variable), the upload to Cloudflare
+ * Pages with the pinned wrangler (the project made on first use), VITE_SITE_URL's domain and the origins,
+ * then `health`. `--preview <name>`: built against .env.preview.local's project, which the preview guard
+ * keeps off the live one. Credentials from the environment only (CLOUDFLARE_API_TOKEN, _ACCOUNT_ID).
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';

@@ -1,15 +1,13 @@
 /**
- * `waitlist setup`: a new Supabase project to a ready list, with the pinned Supabase CLI (--remote,
- * no link), the Management API and the owner's own connection. Each step checks its state first
- * (`done`), else makes it so (`changed`); the first that fails stops the run, naming its cause and
- * the command that resumes. --dry-run only checks. No secret is printed or put on a command line.
+ * `waitlist setup`: a new Supabase project to a ready list (the pinned Supabase CLI with --remote, the
+ * Management API, the owner's connection). Each step checks its state (`done`), else makes it so
+ * (`changed`); a failure stops the run, naming its cause and the command that resumes. --dry-run only
+ * checks. No secret is printed or put on a command line.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createInterface } from 'node:readline/promises';
-import { Writable } from 'node:stream';
 import { Command } from 'commander';
 import { cliTarget, supabaseCli } from './baseline.ts';
 import { withDatabase } from './connect/database.ts';
@@ -21,7 +19,7 @@ import { originOf } from './origins.ts';
 import { installedPublicKey } from './seal/open.ts';
 import { envFileValues as saved, mergeEnvFile } from './setup/env-file.ts';
 import { roleExists, setRolePassword } from './setup/roles.ts';
-import { Cancelled, interactive, say, UsageError } from './terminal.ts';
+import { ask, interactive, say, UsageError } from './terminal.ts';
 
 type Options = { projectRef?: string; site: string; domain?: string; keyFile?: string; dryRun?: boolean };
 type Step = [name: string, done: () => Promise<boolean>, change: () => Promise<unknown>];
@@ -30,11 +28,7 @@ type Step = [name: string, done: () => Promise<boolean>, change: () => Promise<u
 async function databasePassword(): Promise<string> {
   if (process.env.SUPABASE_DB_PASSWORD) return process.env.SUPABASE_DB_PASSWORD;
   if (!interactive()) throw new UsageError('Set SUPABASE_DB_PASSWORD (not on a terminal: nobody to ask).');
-  const muted = new Writable({ write: (_chunk, _encoding, next) => next() });
-  const prompt = createInterface({ input: process.stdin, output: muted, terminal: true }); // no echo from here on
-  say('The database password (Dashboard → Project Settings → Database), not shown as you type:');
-  const interrupted = new Promise<never>((_, reject) => prompt.once('SIGINT', () => reject(new Cancelled('Stopped.'))));
-  return Promise.race([prompt.question(''), interrupted]).finally(() => prompt.close());
+  return ask('The database password (Dashboard → Project Settings → Database), not shown as you type:', true);
 }
 
 function steps(ref: string, origins: string[], keyFile: string | undefined, folder: string): Step[] {

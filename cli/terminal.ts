@@ -4,6 +4,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline/promises';
+import { Writable } from 'node:stream';
 import { InvalidArgumentError } from 'commander';
 
 export const EXIT = { ok: 0, failed: 1, usage: 2, leftToSend: 3, onlyUncertain: 4, interrupted: 130 } as const;
@@ -34,18 +35,21 @@ export function requireYesOffTerminal(yes?: boolean): void {
   if (!yes && !interactive()) throw new UsageError('Not on a terminal: add --yes to confirm.');
 }
 
+/** One answer typed on the terminal (not echoed when `hidden`); Ctrl-C rejects with Cancelled. */
+export async function ask(question: string, hidden = false): Promise<string> {
+  if (hidden) say(question);
+  const output = hidden ? new Writable({ write: (_chunk, _encoding, next) => next() }) : process.stderr;
+  const prompt = createInterface({ input: process.stdin, output, terminal: hidden || undefined });
+  const interrupted = new Promise<never>((_, reject) => prompt.once('SIGINT', () => reject(new Cancelled('Stopped.'))));
+  return Promise.race([prompt.question(hidden ? '' : question), interrupted]).finally(() => prompt.close());
+}
+
 /** Asks on the terminal; without one, refuses unless `--yes` was given. Ctrl-C or anything but y: declined. */
 export async function confirm(question: string, yes?: boolean, declined = 'Nothing changed.'): Promise<void> {
   if (yes) return;
   requireYesOffTerminal(yes);
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const interrupted = new Promise<string>((resolve) => prompt.once('SIGINT', () => resolve('')));
-    const answer = await Promise.race([prompt.question(`${question} [y/N] `), interrupted]);
-    if (!/^y(es)?$/i.test(answer.trim())) throw new Cancelled(declined);
-  } finally {
-    prompt.close();
-  }
+  const answer = await ask(`${question} [y/N] `).catch(() => '');
+  if (!/^y(es)?$/i.test(answer.trim())) throw new Cancelled(declined);
 }
 
 /** A file named by an option, as UTF-8: one that cannot be read is a setup error (exit 2). */

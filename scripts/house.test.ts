@@ -81,11 +81,11 @@ it('no word of the retired designs is left in a tracked file', () => {
 });
 
 // Raised one step at a time, never past the house's ceilings (cli/ 5,000 lines, migrations 1,600,
-// all docs together 2,400): health's signup proof, header judgement and capability check, and the
-// deploy and domain commands took cli/ past 4,300; the shared allocations' migration the migrations
-// past 1,400.
-it('cli/ is at most 4,800 lines of non-test code', () => {
-  expect(total(code('cli'))).toBeLessThanOrEqual(4800);
+// all docs together 2,400): health's signup proof, header judgement and capability checks, setup,
+// deploy and domain took cli/ to its ceiling (limits no longer lists the pg_cron jobs, which health
+// judges; daily no longer draws a chart); the shared allocations' migration the migrations past 1,400.
+it('cli/ is at most 5,000 lines of non-test code', () => {
+  expect(total(code('cli'))).toBeLessThanOrEqual(5000);
 });
 
 it('supabase/migrations/ is at most 1,450 lines', () => {

@@ -1,9 +1,7 @@
 /**
- * The whole path a visitor's signup takes, proven by one: in a transaction of its own that it rolls
- * back, a fresh address inserted as `anon` with the headers PostgREST sets, then a test value
- * wrapped to the owner key (a signup wraps only for its hour's first, so the insert alone proves
- * nothing later in the hour). No row, counter or key stays; sequences advance and the WAL records
- * the rolled-back work.
+ * A visitor's whole path, proven in a transaction rolled back: a fresh address inserted as `anon` with
+ * PostgREST's headers, then a test key wrapped to the owner key (a signup wraps only for its hour's
+ * first). No row, counter or key stays; ids are spent and the WAL records the work.
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
@@ -30,9 +28,6 @@ const STEPS: [pattern: RegExp, step: string, fix?: string][] = [
   [/^PGRST/, 'the guard', 'See the origins and limits findings.'],
   [/limit_signups|count_signup|counted_signups|network_duplicates|signup_secret/, 'the counters'],
   [/hour_key|seal_with|seal_signup|address_hash/, 'sealing'],
-  [/^23505/, 'the duplicate check'],
-  [/^235(02|14)/, 'the address check'],
-  [/^42501/, "the API role's grants"],
   [/./, 'the signup'],
 ];
 

@@ -4,10 +4,9 @@
  * or a password manager's command's output, never on a command line.
  */
 import { execFile } from 'node:child_process';
-import { createInterface } from 'node:readline/promises';
 import { promisify } from 'node:util';
 import type { PrivateKey } from 'openpgp';
-import { interactive, readText, UsageError } from '../terminal.ts';
+import { ask, interactive, readText, UsageError } from '../terminal.ts';
 
 const run = promisify(execFile);
 /** Loaded when a key is used: a list not sealed is exported without it. */
@@ -60,13 +59,8 @@ export async function ownerKey(purpose: string): Promise<OwnerKey> {
         `${OWNER_KEY_COMMAND} to a command that prints it (your password manager's), or run on a terminal.`,
     );
   }
-  const prompt = createInterface({ input: process.stdin, output: process.stderr });
-  try {
-    const path = (await prompt.question("Path of the owner's private key file: ")).trim();
-    return parseOwnerKey(readText(path, "owner's key"), `The file ${JSON.stringify(path)}`);
-  } finally {
-    prompt.close();
-  }
+  const path = (await ask("Path of the owner's private key file: ")).trim();
+  return parseOwnerKey(readText(path, "owner's key"), `The file ${JSON.stringify(path)}`);
 }
 
 /** A key wrapped by the database (pgp_pub_encrypt_bytea) to the owner's public key, opened. */
