@@ -37,9 +37,9 @@ export function requireYesOffTerminal(yes?: boolean): void {
 
 /** One answer typed on the terminal (not echoed when `hidden`); Ctrl-C rejects with Cancelled. */
 export async function ask(question: string, hidden = false): Promise<string> {
-  if (hidden) say(question);
   const output = hidden ? new Writable({ write: (_chunk, _encoding, next) => next() }) : process.stderr;
   const prompt = createInterface({ input: process.stdin, output, terminal: hidden || undefined });
+  if (hidden) say(question); // once the terminal's echo is off
   const interrupted = new Promise<never>((_, reject) => prompt.once('SIGINT', () => reject(new Cancelled('Stopped.'))));
   return Promise.race([prompt.question(hidden ? '' : question), interrupted]).finally(() => prompt.close());
 }
