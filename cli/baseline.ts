@@ -1,8 +1,7 @@
 /**
- * `waitlist baseline`: moves a database of the chain of 2026-11-26 onto supabase/migrations/'s
- * baseline. Refuses a list sealed by the hash ratchet; asks; runs the clean-up and every baseline
- * file in one transaction; then rewrites the migration history with the pinned Supabase CLI, given
- * the commands' own TLS and no password on its command line (PGPASSWORD). Safe to run again.
+ * `waitlist baseline`: moves a database of the chain of 2026-11-26 onto the baseline: refuses a list
+ * sealed by the hash ratchet; asks; runs the clean-up and the baseline's files in one transaction; then
+ * rewrites the history with the pinned Supabase CLI (the password in PGPASSWORD). Safe to run again.
  */
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';

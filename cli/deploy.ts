@@ -1,8 +1,7 @@
 /**
- * `waitlist deploy` (`npm run deploy`): vite build (which checks every variable), the upload to Cloudflare
- * Pages with the pinned wrangler (the project made on first use), VITE_SITE_URL's domain and the origins,
- * then `health`. `--preview <name>`: built against .env.preview.local's project, which the preview guard
- * keeps off the live one. Credentials from the environment only (CLOUDFLARE_API_TOKEN, _ACCOUNT_ID).
+ * `waitlist deploy` (`npm run deploy`): vite build (its variable checks), the upload with the pinned
+ * wrangler (the project made on first use), the domain and origins, then `health`. `--preview <name>`:
+ * built against .env.preview.local's project, which the preview guard keeps off the live one.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -20,8 +19,8 @@ const ROOT = fileURLToPath(new URL('..', import.meta.url));
 const MAIN = fileURLToPath(new URL('main.js', import.meta.url));
 /** What wrangler may see besides childEnv's basics: its credentials, and where its API is (the tests' stand-in). */
 const WRANGLER_ENV = /^CLOUDFLARE_(API_TOKEN|ACCOUNT_ID|API_BASE_URL)$/;
-/** What the build must not see: the owner's secrets. */
-const NOT_FOR_THE_BUILD = /^(CLOUDFLARE_\w+|DATABASE_URL|SMTP_URL)$/;
+/** What the build may see besides childEnv's basics: its own variables, none of the owner's secrets. */
+const FOR_THE_BUILD = /^(VITE_\w+|PRODUCTION_\w+|CF_PAGES\w*)$/;
 
 type Options = { project: string; preview?: string; outDir: string };
 
@@ -57,7 +56,7 @@ async function pagesApi<T>(project: string, path = '', body?: object): Promise<T
 
 /** The build's environment: for a preview, the preview's project over the live one, marked as Cloudflare marks one. */
 function buildEnv(production: string, preview?: string): NodeJS.ProcessEnv {
-  const env = Object.fromEntries(Object.entries(process.env).filter(([name]) => !NOT_FOR_THE_BUILD.test(name)));
+  const env = childEnv(FOR_THE_BUILD);
   if (!preview) return env;
   const own = existsSync('.env.preview.local') ? parseEnv(readFileSync('.env.preview.local', 'utf8')) : {};
   const live = process.env.PRODUCTION_SUPABASE_URL || process.env.VITE_SUPABASE_URL;
@@ -91,6 +90,10 @@ async function deploy({ project, preview, outDir }: Options): Promise<void> {
     await pagesApi(project, '/domains', { name: host });
     say(`Attached ${host}; its DNS needs a CNAME to ${subdomain} (docs/deploy.md, "The address and your own domain").`);
   }
+  if (host.endsWith('.pages.dev') && host !== subdomain)
+    say(
+      `VITE_SITE_URL names ${host}, but this project is ${subdomain}: run setup again with --site https://${subdomain}.`,
+    );
   const origins = [...new Set([site, `https://${subdomain}`])];
   if (process.env.DATABASE_URL) {
     await withDatabase(async (db) => {

@@ -1,7 +1,6 @@
 /**
- * The launch email's sending domain in one command: the DKIM key made once (a new file, mode 0600,
- * never overwritten), the DNS records for DKIM, SPF and DMARC printed as published, then checked
- * with the checks notify runs (./notify/sender-domain.ts). Run again: checks, and prints what is missing.
+ * The sending domain in one command: the DKIM key made once (new file, 0600), the missing DKIM, SPF and
+ * DMARC records printed, then checked as notify checks them (./notify/sender-domain.ts).
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
@@ -23,12 +22,7 @@ function printRecords(domain: string, publicKey: string, { dkimSelector, spfIncl
   const records = [
     ['DKIM', `${dkimSelector}._domainkey.${domain}`, dkim, `As strings of at most 255 characters: ${txtStrings(dkim)}`],
     ['SPF', domain, spfRecord(spfInclude), `${adapt}If ${domain} has one already, add the include: to it.`],
-    [
-      'DMARC',
-      `_dmarc.${domain}`,
-      dmarcRecord(domain),
-      'rua=: a mailbox you read, or leave it out. p=none only watches.',
-    ],
+    ['DMARC', `_dmarc.${domain}`, dmarcRecord(domain), 'rua=: a mailbox you read, or none. p=none only watches.'],
   ];
   out(`Add these TXT records to ${domain}'s DNS, then run this command again to check them:`);
   for (const [record, name, value, note] of records.filter(([record]) => which.includes(record))) {
@@ -67,7 +61,14 @@ export function domainCommand(): Command {
       );
       const signing = { selector: options.dkimSelector, privateKey };
       const result = await reportSenderDomain(domain, signing, options.dnsServer);
-      const missing = result.checks.filter((check) => !check.ok && check.record !== 'MX').map((c) => c.record);
-      if (missing.length) printRecords(domain, publicKeyOf(privateKey), options, missing);
+      // A record whose lookup failed may exist: only those found missing are printed.
+      const missing = result.checks.filter((c) => !c.ok && c.record !== 'MX' && !/^The lookup failed/.test(c.says));
+      if (missing.length)
+        printRecords(
+          domain,
+          publicKeyOf(privateKey),
+          options,
+          missing.map((c) => c.record),
+        );
     });
 }

@@ -1,7 +1,4 @@
-/**
- * npm run waitlist -- <command>. Plain JavaScript that any Node can read: an older Node is told so
- * (node-version.js) before the program's TypeScript (program.ts) would fail to load.
- */
+/** npm run waitlist -- <command>, in plain JavaScript: an older Node is told so before TypeScript loads. */
 import module from 'node:module';
 import { satisfies, supportedNode } from './node-version.js';
 
@@ -14,6 +11,8 @@ if (!satisfies(process.versions.node)) {
   process.exit(2);
 }
 
+// Every connection verifies its certificate: the owner's tokens go nowhere unverified (child tools neither).
+delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
 // The program's modules, type-stripped and compiled, kept on disk: the next start is faster and lighter.
 module.enableCompileCache();
 await import('./program.ts');

@@ -1,8 +1,7 @@
 /**
- * `waitlist setup`: a new Supabase project to a ready list (the pinned Supabase CLI with --remote, the
- * Management API, the owner's connection). Each step checks its state (`done`), else makes it so
- * (`changed`); a failure stops the run, naming its cause and the command that resumes. --dry-run only
- * checks. No secret is printed or put on a command line.
+ * `waitlist setup`: a new Supabase project to a ready list. Each step checks its state (`done`), else
+ * makes it so (`changed`); a failure stops, naming its cause and the command that resumes. No secret is
+ * printed or put on a command line.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -19,9 +18,16 @@ import { originOf } from './origins.ts';
 import { installedPublicKey } from './seal/open.ts';
 import { envFileValues as saved, mergeEnvFile } from './setup/env-file.ts';
 import { roleExists, setRolePassword } from './setup/roles.ts';
-import { ask, interactive, say, UsageError } from './terminal.ts';
+import { ask, confirm, interactive, say, UsageError } from './terminal.ts';
 
-type Options = { projectRef?: string; site: string; domain?: string; keyFile?: string; dryRun?: boolean };
+type Options = {
+  projectRef?: string;
+  site: string;
+  domain?: string;
+  keyFile?: string;
+  dryRun?: boolean;
+  yes?: boolean;
+};
 type Step = [name: string, done: () => Promise<boolean>, change: () => Promise<unknown>];
 
 /** The database password, unseen as it is typed; off a terminal, SUPABASE_DB_PASSWORD. */
@@ -55,6 +61,7 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
   ];
   const secrets = () => Object.entries(saved()).filter(([name]) => /^UNSUBSCRIBE_(SECRET|DB_URL)$/.test(name));
   const digest = (value: string) => createHash('sha256').update(value).digest('hex');
+  let secretsSet: { name: string; value: string }[] = []; // as the last check listed them
   return [
     [
       'project settings: Auth sign-ups off, the Data API on `public` alone (config push of supabase/hosted)',
@@ -100,11 +107,15 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
       "the function's secrets: UNSUBSCRIBE_SECRET (made once, kept in .env.local for notify), UNSUBSCRIBE_DB_URL",
       async () => {
         // The API lists SHA-256 digests, never values (hex assumed: tried against the stand-in only; if not, a rerun resets them).
-        const set = (await management(`${project}/secrets`)) as { name: string; value: string }[];
-        const setTo = ([name, value]: string[]) => set.some((s) => s.name === name && s.value === digest(value));
+        secretsSet = (await management(`${project}/secrets`)) as { name: string; value: string }[];
+        const setTo = ([name, value]: string[]) => secretsSet.some((s) => s.name === name && s.value === digest(value));
         return secrets().length === 2 && secrets().every(setTo);
       },
       async () => {
+        if (!saved().UNSUBSCRIBE_SECRET && secretsSet.some((s) => s.name === 'UNSUBSCRIBE_SECRET'))
+          throw new Error(
+            'The project has an UNSUBSCRIBE_SECRET that .env.local lacks: put it back (a new one voids every link sent).',
+          );
         if (!saved().UNSUBSCRIBE_SECRET) mergeEnvFile({ UNSUBSCRIBE_SECRET: randomBytes(32).toString('base64url') });
         const [file, lines] = [join(folder, 'secrets.env'), secrets().map((pair) => `${pair.join('=')}\n`)];
         writeFileSync(file, lines.join(''), { mode: 0o600 });
@@ -127,12 +138,19 @@ async function run(options: Options): Promise<void> {
   const origins = [options.site, options.domain].flatMap((o) =>
     o ? [originOf(o.includes('://') ? o : `https://${o}`)] : [],
   );
+  // Which project, said and confirmed before anything changes (a wrong ref would change another project).
+  const { name } = Object(await management(`/v1/projects/${ref}`)) as { name?: string };
+  await confirm(`Set up the Supabase project "${name}" (${ref})?`, options.yes || options.dryRun, 'Nothing changed.');
   if (!process.env.DATABASE_URL) {
     // The session pooler's address, with the password percent-encoded.
     const [pooler] = (await management(`/v1/projects/${ref}/config/database/pooler`)) as { db_host: string }[];
     const password = encodeURIComponent(await databasePassword());
     process.env.DATABASE_URL = `postgresql://postgres.${ref}:${password}@${pooler.db_host}:5432/postgres`;
   }
+  const user = new URL(process.env.DATABASE_URL).username;
+  if (/\.supabase\.(com|co)$/.test(new URL(process.env.DATABASE_URL).hostname) && user !== `postgres.${ref}`)
+    throw new UsageError(`DATABASE_URL is another project's (user ${user}): remove it from .env.local or the shell.`);
+  await withDatabase(async () => {}); // a wrong password stops here, before .env.local keeps it
   const resume = ['npm run waitlist --', ...process.argv.slice(2).filter((word) => word !== '--dry-run')].join(' ');
   const folder = mkdtempSync(join(tmpdir(), 'waitlist-setup-'));
   try {
@@ -167,5 +185,6 @@ export function setupCommand(): Command {
     .option('--domain <domain>', 'a custom domain it is served on too: allowed as well, and the site URL of the build')
     .option('--key-file <file>', 'the new file for your private owner key (as keys init takes it)')
     .option('--dry-run', 'check each step and print what it would do; change nothing')
+    .option('-y, --yes', 'do not ask before changing the project (required off a terminal)')
     .action(run);
 }

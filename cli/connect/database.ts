@@ -1,10 +1,8 @@
 /**
- * The one way every command reaches the database: DATABASE_URL, as the owner (postgres), over TLS
- * verified against Supabase's root CA unless the URL names another (sslrootcert=…). Plain or
- * unverified only to loopback, or unverified with --insecure-skip-tls-verify. pg never sees the
- * URL: it gets user, password, host, port, database and the TLS decided here, so no parameter
- * (sslcert, sslnegotiation…) and no environment (NODE_EXTRA_CA_CERTS, NODE_TLS_REJECT_UNAUTHORIZED)
- * can change it; the URL may carry no parameter but those below.
+ * The one way every command reaches the database: DATABASE_URL over TLS verified against Supabase's
+ * root CA unless the URL names another (sslrootcert=…); plain or unverified only to loopback, or with
+ * --insecure-skip-tls-verify. pg never sees the URL, so no other parameter and no environment
+ * (NODE_EXTRA_CA_CERTS, NODE_TLS_REJECT_UNAUTHORIZED) can change the TLS decided here.
  */
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';

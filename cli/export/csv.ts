@@ -1,8 +1,7 @@
 /**
- * The list as CSV: RFC 4180 with CRLF, a cell quoted only when it holds a comma or a quote; for a
- * spreadsheet every cell quoted and formulas escaped (OWASP). A list not sealed is written by
- * PostgreSQL (COPY … CSV), a sealed one by csv-stringify, each row opened in turn. No cell holds a
- * line end (the address rule refuses CR and LF): each LF ends a line.
+ * The list as CSV: RFC 4180 with CRLF, quoted only where needed; for a spreadsheet every cell quoted and
+ * formulas escaped (OWASP). A list not sealed is written by COPY … CSV, a sealed one by csv-stringify,
+ * row by row opened. No cell holds a line end (the address rule refuses CR and LF).
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse/sync';

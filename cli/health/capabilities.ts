@@ -1,7 +1,6 @@
 /**
- * What the sealing needs of the host, proven read-only: pgcrypto wraps a random hour key to an RSA
- * key (pgp_pub_encrypt_bytea) and seals a test address (private.seal_with: gen_random_bytes,
- * encrypt_iv, hmac) that the owner's command opens here; and the hour key tables are UNLOGGED.
+ * What the sealing needs of the host, proven read-only: pgcrypto wraps to an RSA key and seals a test
+ * address that the owner's code opens; the hour key tables are UNLOGGED.
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';

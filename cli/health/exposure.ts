@@ -1,8 +1,7 @@
 /**
- * Whether the public key reads nothing, proved from the live catalog (which every role may read):
- * every table, view, sequence, function and policy of our schemas that anon or authenticated may
- * use, the API roles' own attributes, and Supabase's security lints (lints.ts). Anything beyond
- * the one insert the page needs is a problem naming the object and the statement that takes it away.
+ * Whether the public key reads nothing, from the live catalog: every table, view, sequence, function
+ * and policy of our schemas the API roles may use, their own attributes, and Supabase's security
+ * lints (lints.ts). Anything beyond the page's one insert is named, with the statement that stops it.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';

@@ -1,7 +1,4 @@
-/**
- * Whether the deployed headers say what the build's say (vite/security-headers.ts), judged by their
- * shape: the CSP's hashes change with every build, so a policy is read for what it allows.
- */
+/** Whether the deployed headers say what the build's say, judged by shape: a CSP's hashes change each build. */
 
 const YEAR = 31_536_000;
 const PRIVATE_REFERRERS = ['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'];

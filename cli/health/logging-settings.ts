@@ -1,12 +1,10 @@
 /**
- * The logging settings of each session that sends addresses, as PostgreSQL and PostgREST combine
- * them, with where each value comes from: the Data API logs in as `authenticator` (the server's
- * value, then ALTER ROLE ALL's, the database's, the role's, the role's in this database) and applies
- * each request role's own settings on top, those of context `user` or that `authenticator` may SET
- * (PostgREST's queryRoleSettings); the owner's commands log in as `postgres`, or as DATABASE_URL's
- * role where it may run private.address_hash (the daily check's role sends no address). Read from
- * pg_settings and pg_db_role_setting; a server value this session's own setting hides is taken as
- * PostgreSQL's default.
+ * The logging settings of each session that sends addresses, and where each value comes from: the
+ * Data API logs in as `authenticator` (the server's value, ALTER ROLE ALL's, the database's, the role's,
+ * the role's in this database) and applies each request role's settings of context `user` or that it
+ * may SET (PostgREST's queryRoleSettings); the owner's commands log in as `postgres` or DATABASE_URL's
+ * role where it may run private.address_hash. A server value the session's own setting hides is
+ * taken as PostgreSQL's default.
  */
 import type pg from 'pg';
 

@@ -1,7 +1,6 @@
 /**
- * The hosted project's settings as Supabase's Management API tells them to the owner's personal
- * access token (SUPABASE_ACCESS_TOKEN): Auth sign-ups off, the Data API exposing `public` alone.
- * https only (Node's own certificate checks), but to this machine (SUPABASE_API_URL, a stand-in).
+ * The hosted project's settings, as the Management API tells the owner's token: Auth sign-ups off,
+ * the Data API exposing `public` alone. https only, but to this machine (SUPABASE_API_URL, a stand-in).
  */
 import { hostOf, isLoopback } from '../connect/secret-url.ts';
 import { UsageError } from '../terminal.ts';

@@ -1,8 +1,6 @@
 /**
- * Whether the database has every migration of this clone. Where the Supabase CLI applied them, its
- * history table says so; elsewhere, the tables, views, sequences and functions the files create
- * must exist. A database still on the chain the baseline replaced is named, with the command that
- * moves it (`waitlist baseline`).
+ * Whether the database has every migration of this clone: the Supabase CLI's history says so, else the
+ * objects the files create exist. A database on the chain the baseline replaced is named, with `baseline`.
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';

@@ -1,7 +1,6 @@
 /**
  * A visitor's whole path, proven in a transaction rolled back: a fresh address inserted as `anon` with
- * PostgREST's headers, then a test key wrapped to the owner key (a signup wraps only for its hour's
- * first). No row, counter or key stays; ids are spent and the WAL records the work.
+ * PostgREST's headers, then a test key wrapped to the owner key (a signup wraps only for its hour's first).
  */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';

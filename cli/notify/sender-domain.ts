@@ -1,7 +1,6 @@
 /**
- * The From domain's DNS, checked before the first message: SPF, DMARC (and its alignment with
- * From), the DKIM selector's key, MX; its report, and the refusal above 5,000 recipients without
- * SPF, DKIM and DMARC (Gmail, Yahoo and Outlook.com's rule; below that, SPF or DKIM).
+ * The From domain's DNS, checked before the first message: SPF, DMARC (aligned with From), the DKIM key,
+ * MX; and the refusal above 5,000 recipients without all three (Gmail, Yahoo and Outlook.com's rule).
  */
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';

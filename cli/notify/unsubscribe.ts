@@ -1,7 +1,6 @@
 /**
- * The one-click unsubscribe link of each message: the function's URL (the project's
- * /functions/v1/unsubscribe unless --unsubscribe-url) with a token over the recipient's keyed
- * hash, made with UNSUBSCRIBE_SECRET, the secret the function holds (supabase/README.md).
+ * Each message's one-click unsubscribe link: the function's URL (or --unsubscribe-url) with a token over
+ * the recipient's address hash, made with UNSUBSCRIBE_SECRET, which the function holds too.
  */
 import { makeToken, unsubscribeKey, SECRET_MIN_LENGTH, TEST_TOKEN } from '../../contracts/unsubscribe-token.ts';
 import { hostOf, isLoopback } from '../connect/secret-url.ts';

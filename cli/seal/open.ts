@@ -1,7 +1,6 @@
 /**
- * Opening seals (contracts/seal-format.ts), on the owner's machine only, with Node's library calls
- * per row: createHmac and timingSafeEqual check the tag first (encrypt-then-MAC), createDecipheriv
- * opens. Each hour key is unwrapped with the owner's private key (checked against the installed one).
+ * Opening seals, on the owner's machine only: createHmac and timingSafeEqual check the tag first, then
+ * createDecipheriv; each hour key unwrapped with the owner's private key (checked against the installed one).
  */
 import { createDecipheriv, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Queryable } from '../list/signups.ts';

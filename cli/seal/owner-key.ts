@@ -1,7 +1,6 @@
 /**
- * The owner key, an OpenPGP key pair (RSA: pgcrypto wraps to RSA or Elgamal only). The public half
- * lives in the database; the private half only with the owner, who gives it to a command as a file
- * or a password manager's command's output, never on a command line.
+ * The owner key, an OpenPGP RSA key pair (pgcrypto wraps to RSA or Elgamal only): the public half in
+ * the database, the private half with the owner, given as a file or a password manager's output.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -1,7 +1,6 @@
 /**
- * Sealing in Node, as private.seal_with does (contracts/seal-format.ts), for the rows stored before
- * `keys init`: under an hour key made and wrapped here, which the database never holds in clear, so
- * a copy taken in that hour opens none of them (the database's own hour key seals only later ones).
+ * Sealing in Node, as private.seal_with does, the rows stored before `keys init`: under an hour key made
+ * and wrapped here, never in clear in the database, so a copy of that hour opens none of them.
  */
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import type pg from 'pg';

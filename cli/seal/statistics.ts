@@ -1,7 +1,6 @@
 /**
- * What ANALYZE sampled of the list before it was sealed: a replaced sample stays in pg_statistic's
- * file as a dead row version. Once every address is sealed, the address column is sampled afresh
- * (only NULLs), then pg_statistic rewritten (VACUUM FULL, which the database's owner may run).
+ * What ANALYZE sampled of the list before it was sealed stays in pg_statistic's file as a dead row:
+ * once every address is sealed, the column is sampled afresh (NULLs), then pg_statistic rewritten.
  */
 import type pg from 'pg';
 import { inTransaction } from '../list/signups.ts';

@@ -1,7 +1,6 @@
 /**
- * The login roles setup gives a generated password: waitlist_unsubscribe (the function's, made by
- * the migrations) and waitlist_health (the daily check's: read-only, the settings health reads,
- * nothing personal). The server gets only a SCRAM verifier; the password goes into the role's URL.
+ * The login roles setup gives a generated password, sent only as a SCRAM verifier: waitlist_unsubscribe
+ * (the function's) and waitlist_health (the daily check's: read-only, nothing personal).
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';

@@ -1,10 +1,8 @@
 /**
- * A SCRAM-SHA-256 password verifier as PostgreSQL stores it (`SCRAM-SHA-256$<iterations>:<salt>$<StoredKey>:<ServerKey>`),
- * made here so that only the verifier, never the password, reaches the server and its log. No maintained
- * npm package makes one (libpq's PQencryptPasswordConn does, in C), so this follows RFC 5802 §3 with
- * RFC 7677's hash, as PostgreSQL's scram_build_secret does: 4096 iterations, a 16-byte random salt.
- * The password must be ASCII (SASLprep leaves it as it is): the generated ones are hex.
- * cli/tests/setup-roles.test.ts logs in with the password against PostgreSQL itself.
+ * A SCRAM-SHA-256 verifier as PostgreSQL stores it, made here so that only it reaches the server and
+ * its log. No maintained npm package makes one (libpq does, in C): RFC 5802 §3 with RFC 7677's hash, as
+ * PostgreSQL's scram_build_secret (4096 iterations, 16-byte salt); ASCII passwords only (ours are hex).
+ * cli/tests/setup-command.test.ts logs in with the password against PostgreSQL itself.
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 

@@ -4,6 +4,7 @@
  * list's row count as it was.
  */
 import { readFileSync } from 'node:fs';
+import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { countsOf } from '../../supabase/tests/guard';
@@ -19,6 +20,7 @@ import {
   useStandIns,
 } from './health-stand-ins';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
+import { makeCertificates } from './tls';
 
 const stand = useStandIns(() => sharedDatabase());
 useHealthyProject(stand);
@@ -187,6 +189,20 @@ describe('waitlist health, the public half', () => {
     };
     const checks = findingsOf(await health(stand, ['--json']));
     expect(checks.filter((f) => ['site', 'CSP'].includes(f.check)).map((f) => f.outcome)).toEqual(['ok', 'ok']);
+  });
+
+  it('verifies every certificate, whatever NODE_TLS_REJECT_UNAUTHORIZED says (exit 1)', async () => {
+    const { key, cert } = makeCertificates(); // signed by a CA nobody trusts
+    const server = createHttpsServer({ key, cert }, (_, response) => response.end('ok'));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    try {
+      const site = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+      const run = await health(stand, [], { VITE_SITE_URL: site, NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+      expect(run.code).toBe(1);
+      expect(run.stdout).toMatch(new RegExp(`PROBLEM +site: ${site} could not be reached \\(.*certificate`));
+    } finally {
+      server.close();
+    }
   });
 
   it('is the command the scheduled workflow runs, public values from repository variables', () => {

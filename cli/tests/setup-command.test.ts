@@ -29,6 +29,7 @@ const ARGS = [
   'www.waitlist.example',
   '--key-file',
   'key.asc',
+  '--yes',
 ];
 const UNRELATED = '# mine\nSMTP_URL=smtps://user:pass@smtp.example:465\n';
 const RESUME = `npm run waitlist -- setup --project-ref ${REF} --site ${SITE} --domain www.waitlist.example --key-file key.asc`;
@@ -147,9 +148,27 @@ describe('waitlist setup', () => {
 
   it('a rerun, even with no option (the ref and site from .env.local), finds every step done and changes nothing', async () => {
     const before = changes().length;
-    const { code, stderr } = await startCli(['setup'], env, [], folder).done;
+    const { code, stderr } = await startCli(['setup', '--yes'], env, [], folder).done;
     expect(code, stderr).toBe(0);
     expect(statuses(stderr)).toEqual(Array(9).fill('done'));
+    expect(changes()).toHaveLength(before);
+  }, 300_000);
+
+  it("names the project and changes nothing without --yes off a terminal; refuses another project's DATABASE_URL", async () => {
+    const before = changes().length;
+    const asked = await startCli(
+      ARGS.filter((arg) => arg !== '--yes'),
+      env,
+      [],
+      folder,
+    ).done;
+    expect(asked.code).toBe(2);
+    expect(asked.stderr).toContain('Not on a terminal: add --yes to confirm.');
+    const other = 'postgresql://postgres.otherprojectrefxxxxx:pw@aws-0-eu-west-1.pooler.supabase.com:5432/postgres';
+    const refused = await startCli(['setup', '--yes'], { ...env, DATABASE_URL: other }, [], folder).done;
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain("DATABASE_URL is another project's (user postgres.otherprojectrefxxxxx)");
+    expect(refused.stderr).not.toContain(':pw@');
     expect(changes()).toHaveLength(before);
   }, 300_000);
 
@@ -164,22 +183,23 @@ describe('waitlist setup', () => {
     expect(stderr).toContain(`Step 9 failed. Once its cause is fixed, resume with (safe to run again):\n  ${RESUME}`);
   }, 300_000);
 
-  it('on a terminal, asks for the database password unseen and builds DATABASE_URL from the pooler, percent-encoded', async () => {
+  it('on a terminal, asks for the database password unseen, and keeps none that does not connect', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'waitlist-setup-terminal-'));
     try {
       const typed = 'p@ss/wörd#1';
       const { code, output } = await onTerminal(
-        ['setup', '--project-ref', REF, '--site', SITE],
+        ['setup', '--project-ref', REF, '--site', SITE, '--yes'],
         { ...env, DATABASE_URL: '' },
         'not shown as you type:',
         typed,
         fresh,
       );
       expect(output).not.toContain(typed);
-      const written = parseEnv(readFileSync(join(fresh, '.env.local'), 'utf8')).DATABASE_URL;
-      expect(written).toBe(`postgresql://postgres.${REF}:p%40ss%2Fw%C3%B6rd%231@127.0.0.1:5432/postgres`);
-      expect(output).toMatch(/changed +2\. \.env\.local/);
-      expect(code).toBe(1); // nothing listens for this project on 127.0.0.1:5432
+      // Nothing listens for this project on the pooler's 127.0.0.1:5432: stopped before any step, and
+      // a password that did not connect is never kept.
+      expect(output).toContain('waitlist: Could not reach the database (ECONNREFUSED)');
+      expect(code).not.toBe(0);
+      expect(existsSync(join(fresh, '.env.local'))).toBe(false);
     } finally {
       rmSync(fresh, { recursive: true, force: true });
     }
