@@ -46,7 +46,7 @@ async function exportTo(to: Writable, all: boolean, spreadsheet: boolean): Promi
       if (opener) {
         // Every hour key of this snapshot, unwrapped while the server sorts the rows for the COPY
         // (sent next); the CSV waits for the keys.
-        const unwrapped = opener.unwrapAll(await wrappedKeys(db));
+        const unwrapped = opener.unwrapAll(await wrappedKeys(db, opener.holder.id));
         const csv = sealedCsv(opener, { ...options, after: unwrapped });
         const copy = db.query(copyTo(sealedCsvSource(source(all))));
         await Promise.all([unwrapped, pipeline(copy, csv, to)]);

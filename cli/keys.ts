@@ -1,15 +1,16 @@
-import { createHash } from 'node:crypto';
 import { readFile, rm, writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import type pg from 'pg';
 import { withDatabase } from './connect/database.ts';
 import { loggingRisks } from './health/logging.ts';
-import { compact, COMPACT_LATER, compactSealed } from './keys-compact.ts';
+import { check } from './keys/check.ts';
+import { compact, COMPACT_LATER, compactSealed } from './keys/compact.ts';
+import { add, list, remove } from './keys/holders.ts';
 import { inTransaction } from './list/signups.ts';
 import { installOwnerKey } from './seal/install.ts';
 import { newOwnerKeyPair, parseOwnerKey } from './seal/owner-key.ts';
-import { installedPublicKey } from './seal/open.ts';
-import { say, UsageError } from './terminal.ts';
+import { holders } from './seal/open.ts';
+import { interactive, say, UsageError } from './terminal.ts';
 
 /** Writes the private key to a new file only its owner may read; a UsageError if the file exists. */
 async function writeKeyFile(path: string, armored: string): Promise<void> {
@@ -27,8 +28,8 @@ async function ownerKeyHeld(publicKey: Buffer): Promise<boolean | null> {
   const held = (db: pg.Client) =>
     inTransaction(db, async () => {
       await db.query(`set local lock_timeout = '20s'`);
-      await db.query('lock table private.owner_key in share mode');
-      const { rows } = await db.query('select exists (select from private.owner_key where public_key = $1)', [
+      await db.query('lock table private.key_holders in share mode');
+      const { rows } = await db.query('select exists (select from private.key_holders where public_key = $1)', [
         publicKey,
       ]);
       return rows[0].exists as boolean;
@@ -37,8 +38,8 @@ async function ownerKeyHeld(publicKey: Buffer): Promise<boolean | null> {
 }
 
 function keptPrivately(keyFile: string): void {
-  say(`Wrote your private key to ${keyFile} (readable by you only); nothing else holds it. It alone opens`);
-  say('the list: move it into your password manager or onto offline storage, then delete that file.');
+  say(`Wrote your private key to ${keyFile} (readable by you only, protected by your passphrase); nothing else`);
+  say('holds it. Move it into your password manager and onto offline storage, then delete that file.');
 }
 
 /** After a failure the key file goes only if the database certainly does not hold its public half. */
@@ -51,11 +52,9 @@ async function afterFailure(keyFile: string, publicKey: Buffer, installed: boole
     say(`it: to seal what is left and clean up after sealing, run (safe to run again): ${COMPACT_LATER}`);
     return;
   }
-  const digest = createHash('sha256').update(publicKey).digest('hex');
   say('The command failed, and then could not ask the database whether it holds your public key: it may, if');
-  say('the connection failed as the key was being installed, so the file is kept. In the SQL editor run');
-  say(`  select encode(sha256(public_key), 'hex') = '${digest}' as yours from private.owner_key;`);
-  say(`If it says true, keep the file and run ${COMPACT_LATER}; if no row or false, delete the file.`);
+  say(`the connection failed as the key was being installed, so the file is kept. keys check --key-file ${keyFile}`);
+  say(`tells: if it says the key opens the list, keep the file and run ${COMPACT_LATER}; otherwise delete it.`);
 }
 
 /** `keys init`: the owner key made, its private half written to `keyFile`, the public half installed; sealed, compacted. */
@@ -63,7 +62,7 @@ export async function init({ keyFile }: { keyFile?: string }): Promise<void> {
   if (!keyFile) throw new UsageError('Name a new file for your private key: keys init --key-file <file>.');
   await withDatabase(
     async (db) => {
-      if (await installedPublicKey(db)) throw new UsageError('The list is sealed already.');
+      if ((await holders(db)).length) throw new UsageError('The list is sealed already.');
       // Sealing keeps addresses out of the tables and the WAL, not out of a log that records them as they arrive.
       for (const risk of await loggingRisks(db)) say(`Warning: the server log receives addresses: ${risk}`);
       const pair = await newOwnerKeyPair();
@@ -72,7 +71,11 @@ export async function init({ keyFile }: { keyFile?: string }): Promise<void> {
       let sealed: number;
       try {
         // Read back as saved: what opens the list from now on is the file, not this process's copy.
-        const saved = await parseOwnerKey(await readFile(keyFile, 'utf8'), `The saved file ${keyFile}`);
+        const saved = await parseOwnerKey(
+          await readFile(keyFile, 'utf8'),
+          `the saved file ${keyFile}`,
+          pair.passphrase,
+        );
         sealed = await installOwnerKey(db, pair.publicKey, saved);
         installed = true;
         await compact(db);
@@ -86,6 +89,14 @@ export async function init({ keyFile }: { keyFile?: string }): Promise<void> {
     },
     { longQueries: true }, // sealing a long list and rewriting its tables take longer than a short query may
   );
+  if (!interactive()) {
+    say('Left to do: store the key, then prove the stored copy opens the list with npm run waitlist -- keys check');
+    say('(health says so until a check passes).');
+    return;
+  }
+  say('Now store the key (password manager, offline copy); then give that stored copy here to check it (Ctrl-C:');
+  say('later, with npm run waitlist -- keys check).');
+  await check({});
 }
 
 export function keysCommand(): Command {
@@ -100,6 +111,29 @@ export function keysCommand(): Command {
     )
     .option('--key-file <file>', 'the new file for your private key (refused if it exists)')
     .action(init);
+  keys
+    .command('check')
+    .description(
+      "Prove that a stored copy of a holder's key opens the list (every hour key, a seal of each; no address " +
+        'shown) and record when; give it as --key-file, WAITLIST_OWNER_KEY_FILE or _COMMAND, or paste it.',
+    )
+    .option('--key-file <file>', 'the stored copy to check')
+    .action(check);
+  keys
+    .command('add')
+    .description(
+      "Add a key holder: every hour key is wrapped to their public key too (takes a holder's private key). The " +
+        'holder makes the key pair on their own machine and sends the public key only.',
+    )
+    .requiredOption('--public-key <file>', 'their OpenPGP public key, armored (RSA, 3072 bits or more)')
+    .action(add);
+  keys
+    .command('remove')
+    .description("Remove a key holder: their key opens nothing sealed from now on (the others' keep the list).")
+    .argument('<key-id>', 'as keys holders lists it')
+    .option('-y, --yes', 'do not ask first (required off a terminal)')
+    .action(remove);
+  keys.command('holders').description("List the holders' key ids and when each was last checked.").action(list);
   keys
     .command('compact')
     .description(

@@ -15,7 +15,7 @@ import { hostedSettingsWeaker, management } from './health/management.ts';
 import { checkMigrations } from './health/migrations.ts';
 import { init } from './keys.ts';
 import { originOf } from './origins.ts';
-import { installedPublicKey } from './seal/open.ts';
+import { holders } from './seal/open.ts';
 import { envFileValues as saved, mergeEnvFile } from './setup/env-file.ts';
 import { roleExists, setRolePassword } from './setup/roles.ts';
 import { ask, confirm, interactive, say, UsageError } from './terminal.ts';
@@ -98,7 +98,7 @@ function steps(ref: string, origins: string[], keyFile: string | undefined, fold
     ],
     [
       `the owner key (keys init${keyFile ? ` --key-file ${keyFile}` : ''})`,
-      async () => Boolean(await db(installedPublicKey)),
+      async () => (await db(holders)).length > 0,
       () => init({ keyFile }),
     ],
     role('UNSUBSCRIBE_DB_URL', 'waitlist_unsubscribe'),

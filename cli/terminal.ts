@@ -37,11 +37,30 @@ export function requireYesOffTerminal(yes?: boolean): void {
 
 /** One answer typed on the terminal (not echoed when `hidden`); Ctrl-C rejects with Cancelled. */
 export async function ask(question: string, hidden = false): Promise<string> {
-  const output = hidden ? new Writable({ write: (_chunk, _encoding, next) => next() }) : process.stderr;
-  const prompt = createInterface({ input: process.stdin, output, terminal: hidden || undefined });
-  if (hidden) say(question); // once the terminal's echo is off
+  if (hidden) return askLines(question, () => true);
+  const prompt = createInterface({ input: process.stdin, output: process.stderr });
   const interrupted = new Promise<never>((_, reject) => prompt.once('SIGINT', () => reject(new Cancelled('Stopped.'))));
-  return Promise.race([prompt.question(hidden ? '' : question), interrupted]).finally(() => prompt.close());
+  return Promise.race([prompt.question(question), interrupted]).finally(() => prompt.close());
+}
+
+/**
+ * Lines typed or pasted on the terminal, not echoed, up to the one `last` (given the first line and
+ * this one) says ends the answer, or Ctrl-D; Ctrl-C rejects with Cancelled.
+ */
+export function askLines(question: string, last: (first: string, line: string) => boolean): Promise<string> {
+  const muted = new Writable({ write: (_chunk, _encoding, next) => next() });
+  // Made before the question is printed: the terminal's echo is off by then.
+  const prompt = createInterface({ input: process.stdin, output: muted, terminal: true });
+  say(question);
+  const lines: string[] = [];
+  return new Promise<string>((resolve, reject) => {
+    prompt.on('line', (line) => {
+      lines.push(line);
+      if (last(lines[0], line)) prompt.close();
+    });
+    prompt.once('close', () => resolve(lines.join('\n')));
+    prompt.once('SIGINT', () => reject(new Cancelled('Stopped.')));
+  }).finally(() => prompt.close());
 }
 
 /** Asks on the terminal; without one, refuses unless `--yes` was given. Ctrl-C or anything but y: declined. */

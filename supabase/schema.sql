@@ -318,24 +318,22 @@ CREATE FUNCTION private.hour_key(OUT id bigint, OUT clear_key bytea) RETURNS rec
 declare
   hour timestamptz := date_trunc('hour', private.seal_clock(), 'UTC');
   slot text := private.hour_key_table(hour);
-  public_key bytea;
 begin
-  select o.public_key into public_key from private.owner_key o;
-  if not found then
+  if not exists (select from private.key_holders) then
     return;
   end if;
-  -- Only a key whose wrapped copy is still there: after the owner's keys were deleted (a fresh
-  -- keys init), an earlier clear key of this hour would seal what nobody can open.
-  execute format('select k.id, k.clear_key from private.%I k where k.hour = $1'
-                 ' and exists (select from private.wrapped_hour_keys w where w.id = k.id) order by k.id desc limit 1', slot)
+  execute format('select k.id, k.clear_key from private.%I k where k.hour = $1 and not exists ('
+                 '  select from private.key_holders h where not exists ('
+                 '    select from private.wrapped_hour_keys w where w.hour_key_id = k.id and w.holder_id = h.id))'
+                 ' order by k.id desc limit 1', slot)
     into id, clear_key using hour;
   if id is not null then
     return;
   end if;
   clear_key := extensions.gen_random_bytes(64);
-  insert into private.wrapped_hour_keys (hour, wrapped)
-  values (hour, extensions.pgp_pub_encrypt_bytea(clear_key, public_key))
-  returning wrapped_hour_keys.id into id;
+  insert into private.hour_keys (hour) values (hour) returning hour_keys.id into id;
+  insert into private.wrapped_hour_keys (hour_key_id, holder_id, wrapped)
+  select hour_key.id, h.id, extensions.pgp_pub_encrypt_bytea(clear_key, h.public_key) from private.key_holders h;
   execute format('insert into private.%I (id, hour, clear_key) values ($1, $2, $3)', slot) using id, hour, clear_key;
 end;
 $_$;
@@ -860,7 +858,7 @@ CREATE FUNCTION private.seal_status(OUT sealing boolean, OUT stalled boolean, OU
     LANGUAGE sql STABLE
     SET search_path TO ''
     AS $$
-  select exists (select from private.owner_key),
+  select exists (select from private.key_holders),
          private.seal_clock() > date_trunc('hour', private.seal_clock(), 'UTC') + interval '5 minutes'
            and exists (select from (select hour from private.hour_key_0
                                     union all select hour from private.hour_key_1
@@ -1094,6 +1092,56 @@ ALTER TABLE private.hour_key_2 OWNER TO postgres;
 COMMENT ON TABLE private.hour_key_2 IS 'The hour key in clear for hours ≡ 2 (mod 3); emptied once its hour is over.';
 
 --
+-- Name: hour_keys; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.hour_keys (
+    id bigint NOT NULL,
+    hour timestamp with time zone NOT NULL,
+    made_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE private.hour_keys OWNER TO postgres;
+
+--
+-- Name: TABLE hour_keys; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.hour_keys IS 'Each hour key''s id and hour; several in one hour when first signups race, after a crash or a change of holders, and for the key `keys init` made on the owner''s machine to seal the rows stored before it.';
+
+--
+-- Name: key_holders; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.key_holders (
+    public_key bytea NOT NULL,
+    added_at timestamp with time zone DEFAULT now() NOT NULL,
+    id bigint NOT NULL,
+    checked_at timestamp with time zone
+);
+
+ALTER TABLE private.key_holders OWNER TO postgres;
+
+--
+-- Name: TABLE key_holders; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.key_holders IS 'Each key holder''s OpenPGP public key (RSA): every hour key is wrapped to each. checked_at: when `waitlist keys check` last proved the holder''s stored private key opens the list.';
+
+--
+-- Name: key_holders_id_seq; Type: SEQUENCE; Schema: private; Owner: postgres
+--
+
+ALTER TABLE private.key_holders ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME private.key_holders_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: signup_addresses; Type: TABLE; Schema: private; Owner: postgres
 --
 
@@ -1123,7 +1171,7 @@ COMMENT ON COLUMN private.signup_addresses.seal IS 'iv ‖ AES-256-CBC(address) 
 -- Name: COLUMN signup_addresses.hour_key_id; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON COLUMN private.signup_addresses.hour_key_id IS 'The private.wrapped_hour_keys key that sealed this row; null while not sealed.';
+COMMENT ON COLUMN private.signup_addresses.hour_key_id IS 'The private.hour_keys key that sealed this row; null while not sealed.';
 
 --
 -- Name: waiting_list; Type: TABLE; Schema: public; Owner: postgres
@@ -1212,25 +1260,6 @@ ALTER TABLE private.notify_journal OWNER TO postgres;
 --
 
 COMMENT ON TABLE private.notify_journal IS 'Who was sent which campaign, by address hash. detail: a failure''s SMTP reply code and enhanced status (or error code), never the reply''s text.';
-
---
--- Name: owner_key; Type: TABLE; Schema: private; Owner: postgres
---
-
-CREATE TABLE private.owner_key (
-    one_row boolean DEFAULT true NOT NULL,
-    public_key bytea NOT NULL,
-    installed_at timestamp with time zone DEFAULT now() NOT NULL,
-    CONSTRAINT owner_key_one_row_check CHECK (one_row)
-);
-
-ALTER TABLE private.owner_key OWNER TO postgres;
-
---
--- Name: TABLE owner_key; Type: COMMENT; Schema: private; Owner: postgres
---
-
-COMMENT ON TABLE private.owner_key IS 'The owner''s OpenPGP public key (RSA), installed by `waitlist keys init`: each hour key is wrapped to it.';
 
 --
 -- Name: signup_counts; Type: TABLE; Schema: private; Owner: postgres
@@ -1334,10 +1363,9 @@ COMMENT ON TABLE private.signup_secrets IS 'The random secret (48 bytes) of each
 --
 
 CREATE TABLE private.wrapped_hour_keys (
-    id bigint NOT NULL,
-    hour timestamp with time zone NOT NULL,
-    wrapped bytea NOT NULL,
-    made_at timestamp with time zone DEFAULT now() NOT NULL
+    hour_key_id bigint NOT NULL,
+    holder_id bigint NOT NULL,
+    wrapped bytea NOT NULL
 );
 
 ALTER TABLE private.wrapped_hour_keys OWNER TO postgres;
@@ -1346,13 +1374,13 @@ ALTER TABLE private.wrapped_hour_keys OWNER TO postgres;
 -- Name: TABLE wrapped_hour_keys; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.wrapped_hour_keys IS 'Each hour key, wrapped to the owner key''s public half; several in one hour when first signups race, after a crash, and for the key `keys init` made on the owner''s machine to seal the rows stored before it.';
+COMMENT ON TABLE private.wrapped_hour_keys IS 'Each hour key wrapped to each key holder''s public key.';
 
 --
 -- Name: wrapped_hour_keys_id_seq; Type: SEQUENCE; Schema: private; Owner: postgres
 --
 
-ALTER TABLE private.wrapped_hour_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+ALTER TABLE private.hour_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
     SEQUENCE NAME private.wrapped_hour_keys_id_seq
     START WITH 1
     INCREMENT BY 1
@@ -1417,18 +1445,25 @@ ALTER TABLE ONLY private.hour_key_2
     ADD CONSTRAINT hour_key_2_pkey PRIMARY KEY (id);
 
 --
+-- Name: key_holders key_holders_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.key_holders
+    ADD CONSTRAINT key_holders_pkey PRIMARY KEY (id);
+
+--
+-- Name: key_holders key_holders_public_key_key; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.key_holders
+    ADD CONSTRAINT key_holders_public_key_key UNIQUE (public_key);
+
+--
 -- Name: notify_journal notify_journal_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
 ALTER TABLE ONLY private.notify_journal
     ADD CONSTRAINT notify_journal_pkey PRIMARY KEY (campaign, address_hash);
-
---
--- Name: owner_key owner_key_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
---
-
-ALTER TABLE ONLY private.owner_key
-    ADD CONSTRAINT owner_key_pkey PRIMARY KEY (one_row);
 
 --
 -- Name: signup_addresses signup_addresses_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
@@ -1466,11 +1501,18 @@ ALTER TABLE ONLY private.signup_addresses
     ADD CONSTRAINT waiting_list_email_key UNIQUE (address_hash) DEFERRABLE INITIALLY DEFERRED;
 
 --
--- Name: wrapped_hour_keys wrapped_hour_keys_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+-- Name: hour_keys wrapped_hour_keys_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.hour_keys
+    ADD CONSTRAINT wrapped_hour_keys_pkey PRIMARY KEY (id);
+
+--
+-- Name: wrapped_hour_keys wrapped_hour_keys_pkey1; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
 ALTER TABLE ONLY private.wrapped_hour_keys
-    ADD CONSTRAINT wrapped_hour_keys_pkey PRIMARY KEY (id);
+    ADD CONSTRAINT wrapped_hour_keys_pkey1 PRIMARY KEY (hour_key_id, holder_id);
 
 --
 -- Name: waiting_list waiting_list_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -1496,6 +1538,12 @@ CREATE INDEX notify_journal_waiting_idx ON private.notify_journal USING btree (c
 --
 
 CREATE INDEX signup_counts_expiry_idx ON private.signup_counts USING btree (slot_end);
+
+--
+-- Name: wrapped_hour_keys_holder; Type: INDEX; Schema: private; Owner: postgres
+--
+
+CREATE INDEX wrapped_hour_keys_holder ON private.wrapped_hour_keys USING btree (holder_id);
 
 --
 -- Name: waiting_list_plaintext_idx; Type: INDEX; Schema: public; Owner: postgres
@@ -1558,6 +1606,20 @@ ALTER TABLE ONLY private.notify_journal
 
 ALTER TABLE ONLY private.signup_addresses
     ADD CONSTRAINT signup_addresses_id_fkey FOREIGN KEY (id) REFERENCES public.waiting_list(id) ON UPDATE CASCADE ON DELETE CASCADE DEFERRABLE INITIALLY DEFERRED;
+
+--
+-- Name: wrapped_hour_keys wrapped_hour_keys_holder_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.wrapped_hour_keys
+    ADD CONSTRAINT wrapped_hour_keys_holder_id_fkey FOREIGN KEY (holder_id) REFERENCES private.key_holders(id) ON DELETE CASCADE;
+
+--
+-- Name: wrapped_hour_keys wrapped_hour_keys_hour_key_id_fkey; Type: FK CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.wrapped_hour_keys
+    ADD CONSTRAINT wrapped_hour_keys_hour_key_id_fkey FOREIGN KEY (hour_key_id) REFERENCES private.hour_keys(id) ON DELETE CASCADE;
 
 --
 -- Name: waiting_list; Type: ROW SECURITY; Schema: public; Owner: postgres

@@ -13,7 +13,7 @@ import { RESTORE_PROJECT } from './fixes.ts';
 import { checkGuardData, checkLimits, checkOrigins } from './guard.ts';
 import { checkLogging } from './logging.ts';
 import { checkMigrations } from './migrations.ts';
-import { checkSealing } from './sealing.ts';
+import { checkKeyCopies, checkSealing } from './sealing.ts';
 import { checkSignup } from './signup.ts';
 import { checkUnsubscribeRole } from './unsubscribe-role.ts';
 
@@ -62,6 +62,7 @@ export async function checkDatabase(site: string | undefined, seconds: number): 
       ...(await ifReadable('pg_cron', () => checkCron(db))),
       ...(await ifReadable('guard data', () => checkGuardData(db))),
       ...(await ifReadable('sealing', () => checkSealing(db))),
+      ...(await ifReadable('key copies', () => checkKeyCopies(db))),
       ...(await ifReadable('capabilities', () => checkCapabilities(db))),
       ...(await ifReadable('signup', () => checkSignup(db, site))),
       ...(await ifReadable('unsubscribe role', () => checkUnsubscribeRole(db))),

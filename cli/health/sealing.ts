@@ -1,6 +1,6 @@
 /** Whether the list is sealed at rest and its hour keys retired in time (private.seal_status(), supabase/security.md). */
 import type { Queryable } from '../list/signups.ts';
-import { ok, plural, problem, type Finding } from './finding.ts';
+import { ok, plural, problem, setup, skipped, type Finding } from './finding.ts';
 
 export type SealStatus = {
   sealing: boolean;
@@ -47,5 +47,26 @@ export async function checkSealing(db: Queryable): Promise<Finding> {
     faults[0].startsWith('Not sealed')
       ? 'npm run waitlist -- keys init (docs/operations.md, "Sealing the list").'
       : 'npm run waitlist -- count seals what waits; for the hour keys, see the waitlist-seal-hour-keys finding.',
+  );
+}
+
+/** Days after which a holder proves again that the copy they keep opens the list. */
+const RECHECK_DAYS = 90;
+
+/** Whether each holder's stored key was proved to open the list (keys check) in the last 90 days. */
+export async function checkKeyCopies(db: Queryable): Promise<Finding> {
+  const { rows } = await db.query<{ id: string; days: number | null }>(
+    `select id::text, extract(day from now() - checked_at)::int as days from private.key_holders order by id`,
+  );
+  const stale = rows.filter(({ days }) => days === null || days >= RECHECK_DAYS);
+  const ago = ({ id, days }: (typeof rows)[0]) => `holder ${id} ${days === null ? 'never' : `${days} days ago`}`;
+  if (!rows.length) return skipped('key copies', 'Not sealed yet: no owner key to check.');
+  if (!stale.length) {
+    return ok('key copies', `Every holder's stored key (${rows.length}) opened the list within ${RECHECK_DAYS} days.`);
+  }
+  return setup(
+    'key copies',
+    `Stored owner keys last proved to open the list: ${stale.map(ago).join(', ')}. A copy that no longer opens it goes unnoticed until the list is lost.`,
+    'Each holder, with the copy they keep: npm run waitlist -- keys check (docs/operations.md, "Sealing the list"); keys holders lists them.',
   );
 }

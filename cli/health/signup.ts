@@ -22,7 +22,7 @@ const STEPS: [pattern: RegExp, step: string, fix?: string][] = [
   [
     /^39000/,
     'the owner key',
-    'private.owner_key holds a key pgcrypto cannot encrypt to: put back the one keys init installed.',
+    'private.key_holders holds a key pgcrypto cannot encrypt to: put back the one keys init or keys add installed.',
   ],
   [/^PGRST/, 'the guard', 'See the origins and limits findings.'],
   [/limit_signups|count_signup|counted_signups|network_duplicates|signup_secret/, 'the counters'],
@@ -63,10 +63,10 @@ async function signUp(db: pg.Client, site: string | undefined): Promise<Proof> {
   await db.query('reset role');
   const { rows } = await db.query<Proof>(
     `select exists (select from private.signup_counts c where c.network = private.network_hash($1)) as counted,
-            case when exists (select from private.owner_key)
+            case when exists (select from private.key_holders)
                  then a.seal is null or w.email is not null end as "sealedAsTyped",
-            exists (select from private.owner_key o
-                    where extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), o.public_key) is not null) as "ownerKey"
+            (select count(*) > 0 and count(*) = count(extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), o.public_key))
+             from private.key_holders o) as "ownerKey"
      from public.waiting_list w left join private.signup_addresses a using (id)
      where w.id = currval(pg_get_serial_sequence('public.waiting_list', 'id'))`,
     [`${PROOF_IP}/32`],
@@ -94,7 +94,7 @@ export async function checkSignup(db: pg.Client, site: string | undefined): Prom
       return problem('signup', `A signup as a visitor went through, but ${faults.join('; ')}.`, REAPPLY);
     return ok(
       'signup',
-      `A signup as a visitor was stored${proof.ownerKey ? ', sealed and counted, and the owner key wraps a test key' : ' and counted (not sealed: no owner key yet)'}; all of it rolled back.`,
+      `A signup as a visitor was stored${proof.ownerKey ? ", sealed and counted, and every holder's key wraps a test key" : ' and counted (not sealed: no owner key yet)'}; all of it rolled back.`,
     );
   } catch (error) {
     const { step, fix } = failedStep(error as DatabaseError);

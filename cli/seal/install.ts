@@ -30,12 +30,15 @@ export async function installOwnerKey(db: pg.Client, publicKey: Buffer, saved: O
     // Waits for every signup under way, and holds new ones until the commit: none is stored as typed after it.
     // (A second `keys init` waits here too, then finds the list sealed.)
     await db.query(longQuery('lock table public.waiting_list in share row exclusive mode'));
-    const { rows } = await db.query('select exists (select from private.owner_key) as sealed');
+    const { rows } = await db.query('select exists (select from private.key_holders) as sealed');
     if (rows[0].sealed) throw new UsageError('The list is sealed already.');
     await proveOpens(db, publicKey, saved);
     await keySignups(db); // before the owner key: it hashes rows restored with triggers off, seals nothing
-    await db.query('insert into private.owner_key (public_key) values ($1)', [publicKey]);
-    return sealStoredInNode(db, publicKey);
+    const holder = await db.query<{ id: string }>(
+      'insert into private.key_holders (public_key) values ($1) returning id::text',
+      [publicKey],
+    );
+    return sealStoredInNode(db, { id: holder.rows[0].id, publicKey });
   });
 }
 

@@ -11,11 +11,12 @@ import { UsageError } from '../terminal.ts';
 export type SealedRow = { id: bigint; hourKeyId: bigint; seal: Buffer };
 export type WrappedKey = { id: bigint; wrapped: Buffer };
 
-/** The wrapped hour keys of `ids`, or every one the database holds. */
-export async function wrappedKeys(db: Queryable, ids?: bigint[]): Promise<WrappedKey[]> {
+/** The hour keys of `ids` (or every one) wrapped to `holder`. */
+export async function wrappedKeys(db: Queryable, holder: string, ids?: bigint[]): Promise<WrappedKey[]> {
   const { rows } = await db.query<{ id: string; wrapped: Buffer }>(
-    'select id::text, wrapped from private.wrapped_hour_keys where $1::bigint[] is null or id = any ($1) order by id',
-    [ids?.map(String) ?? null],
+    `select hour_key_id::text as id, wrapped from private.wrapped_hour_keys
+     where holder_id = $1 and ($2::bigint[] is null or hour_key_id = any ($2)) order by hour_key_id`,
+    [holder, ids?.map(String) ?? null],
   );
   return rows.map((row) => ({ id: BigInt(row.id), wrapped: row.wrapped }));
 }
@@ -52,11 +53,15 @@ const UNWRAP_AT_ONCE = 16;
 
 export class Opener {
   private readonly hourKeys = new Map<bigint, Keys>();
-  private readonly owner: OwnerKey;
   private readonly ids = new DataView(new ArrayBuffer(16));
 
-  constructor(owner: OwnerKey) {
+  readonly owner: OwnerKey;
+  /** The key holder whose public half matches `owner`. */
+  readonly holder: Holder;
+
+  constructor(owner: OwnerKey, holder: Holder) {
     this.owner = owner;
+    this.holder = holder;
   }
 
   /** Unwraps `keys`, those not unwrapped yet, several at once. */
@@ -83,34 +88,39 @@ export class Opener {
   /** The address of one row as UTF-8, its hour key unwrapped already; throws SealBroken for a row that does not verify. */
   openOne(row: SealedRow): Buffer {
     const keys = this.hourKeys.get(row.hourKeyId);
-    if (!keys) throw broken(row, `its hour key ${row.hourKeyId} was not unwrapped`);
+    if (!keys) throw broken(row, `its hour key ${row.hourKeyId} is not wrapped to key ${this.holder.keyId}`);
     return openSeal(keys, row, this.ids);
   }
 
   /** The address of one row, its hour key unwrapped first if need be (notify's claims, one at a time). */
   async open(db: Queryable, row: SealedRow): Promise<string> {
-    if (!this.hourKeys.has(row.hourKeyId)) await this.unwrapAll(await wrappedKeys(db, [row.hourKeyId]));
+    if (!this.hourKeys.has(row.hourKeyId)) await this.unwrapAll(await wrappedKeys(db, this.holder.id, [row.hourKeyId]));
     return this.openOne(row).toString('utf8');
   }
 }
 
-/** The owner's public key as the database holds it; null before `keys init`. */
-export async function installedPublicKey(db: Queryable): Promise<Buffer | null> {
-  const { rows } = await db.query<{ public_key: Buffer }>('select public_key from private.owner_key');
-  return rows[0]?.public_key ?? null;
+/** A key holder: its row, the key id of its encryption key (pgcrypto's pgp_key_id), its public half. */
+export type Holder = { id: string; keyId: string; publicKey: Buffer; checkedAt: Date | null };
+
+/** The list's key holders, oldest first; none before `keys init`. */
+export async function holders(db: Queryable): Promise<Holder[]> {
+  const { rows } = await db.query<Holder>(
+    `select id::text, extensions.pgp_key_id(public_key) as "keyId", public_key as "publicKey", checked_at as "checkedAt"
+     from private.key_holders order by id`,
+  );
+  return rows;
 }
 
 /**
- * What opens the list's seals: the owner's private key, refused (exit 2) unless it is the one whose
- * public key the database holds; null while nothing is sealed (before `keys init`), when no key is asked.
+ * What opens the list's seals: a holder's private key (from `file`, or as ownerKey finds it), refused
+ * (exit 2) unless the database holds its public half; null while nothing is sealed (no key asked).
  */
-export async function openerFor(db: Queryable, purpose: string): Promise<Opener | null> {
-  const publicKey = await installedPublicKey(db);
-  if (!publicKey) return null;
-  const key = await ownerKey(purpose);
-  const another = "That owner key does not open this list (the database holds another one's public key).";
-  if (!(await matches(key, publicKey))) throw new UsageError(another);
-  return new Opener(key);
+export async function openerFor(db: Queryable, purpose: string, file?: string): Promise<Opener | null> {
+  const all = await holders(db);
+  if (!all.length) return null;
+  const key = await ownerKey(purpose, file);
+  for (const holder of all) if (await matches(key, holder.publicKey)) return new Opener(key, holder);
+  throw new UsageError(`That owner key does not open this list: it is none of its ${all.length} holders' keys.`);
 }
 
 /** A signup as the list stores it: its address before `keys init`, else its seal. */

@@ -1,11 +1,11 @@
 /**
- * The owner key, an OpenPGP RSA key pair (pgcrypto wraps to RSA or Elgamal only): the public half in
- * the database, the private half with the owner, given as a file or a password manager's output.
+ * A holder's owner key, an OpenPGP RSA key pair (pgcrypto wraps to RSA or Elgamal only): the public
+ * half in private.key_holders, the private half with the holder, protected by a passphrase.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { PrivateKey } from 'openpgp';
-import { ask, interactive, readText, UsageError } from '../terminal.ts';
+import { ask, askLines, interactive, readText, UsageError } from '../terminal.ts';
 
 const run = promisify(execFile);
 /** Loaded when a key is used: a list not sealed is exported without it. */
@@ -13,56 +13,110 @@ const openpgp = () => import('openpgp');
 
 export const OWNER_KEY_FILE = 'WAITLIST_OWNER_KEY_FILE';
 export const OWNER_KEY_COMMAND = 'WAITLIST_OWNER_KEY_COMMAND';
+export const PASSPHRASE = 'WAITLIST_OWNER_KEY_PASSPHRASE';
+export const PASSPHRASE_COMMAND = 'WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND';
 /** 3072-bit RSA: about 128-bit security (NIST SP 800-57); unwrapping one hour's key takes ~25 ms. */
-const RSA_BITS = 3072;
+export const RSA_BITS = 3072;
+const PASSPHRASE_MIN = 12;
+const BEGIN = '-----BEGIN PGP PRIVATE KEY BLOCK-----';
+const END = '-----END PGP PRIVATE KEY BLOCK-----';
+const HOW_TO_STORE =
+  `Give the key whole, from ${BEGIN} to ${END}; a note that rewraps text may break it: store it as a file ` +
+  "or your password manager's file attachment instead";
 
 export type OwnerKey = PrivateKey;
 
-/** A new key pair: the private key armored (what the owner keeps), the public key binary (what the database keeps). */
-export async function newOwnerKeyPair(): Promise<{ privateKey: string; publicKey: Buffer }> {
+/** What a command prints on stdout, its last line break dropped. */
+async function outputOf(variable: string): Promise<string> {
+  const { stdout } = await run('/bin/sh', ['-c', process.env[variable]!], { maxBuffer: 1 << 20 }).catch(
+    (error: Error) => {
+      throw new UsageError(`${variable} failed: ${error.message.split('\n')[0]}`);
+    },
+  );
+  return stdout.replace(/\r?\n$/, '');
+}
+
+/** The passphrase from the environment or its command, else asked on a terminal (not shown). */
+async function passphrase(question: string): Promise<string> {
+  if (process.env[PASSPHRASE]) return process.env[PASSPHRASE];
+  if (process.env[PASSPHRASE_COMMAND]) return outputOf(PASSPHRASE_COMMAND);
+  if (interactive()) return ask(question, true);
+  throw new UsageError(
+    `The owner key takes a passphrase: set ${PASSPHRASE_COMMAND} to a command that prints it (your password ` +
+      `manager's), or ${PASSPHRASE}, or run on a terminal. Never give it as an argument.`,
+  );
+}
+
+/** A new key pair: the private key armored and protected by a passphrase asked twice, the public key binary. */
+export async function newOwnerKeyPair(): Promise<{ privateKey: string; publicKey: Buffer; passphrase: string }> {
+  const given = await passphrase(`A passphrase for the owner key (at least ${PASSPHRASE_MIN} characters):`);
+  if ([...given].length < PASSPHRASE_MIN) throw new UsageError(`The passphrase is under ${PASSPHRASE_MIN} characters.`);
+  if (!process.env[PASSPHRASE] && !process.env[PASSPHRASE_COMMAND] && (await ask('Again:', true)) !== given) {
+    throw new UsageError('The two passphrases differ: nothing was made.');
+  }
   const { generateKey, readKey } = await openpgp();
   const pair = await generateKey({
     type: 'rsa',
     rsaBits: RSA_BITS,
     userIDs: [{ name: 'waitlist owner' }],
+    passphrase: given,
     format: 'armored',
   });
   const publicKey = await readKey({ armoredKey: pair.publicKey });
-  return { privateKey: pair.privateKey, publicKey: Buffer.from(publicKey.write()) };
+  return { privateKey: pair.privateKey, publicKey: Buffer.from(publicKey.write()), passphrase: given };
 }
 
-export async function parseOwnerKey(armored: string, where: string): Promise<OwnerKey> {
-  try {
-    const key = await (await openpgp()).readPrivateKey({ armoredKey: armored });
-    if (!key.isDecrypted()) throw new Error('it is protected by a passphrase; export it without one');
-    return key;
-  } catch (error) {
-    throw new UsageError(`${where} does not hold the owner's private key: ${(error as Error).message}.`);
-  }
+/** An armored key whose line breaks a note joined or doubled, laid out again (RFC 9580, 6.2); else as given. */
+export function relaid(text: string): string {
+  const start = text.indexOf(BEGIN);
+  const end = text.indexOf(END);
+  if (start < 0 || end < start) return text;
+  const parts = /^([A-Za-z0-9+/]+={0,2})(=[A-Za-z0-9+/]{4})?$/.exec(
+    text.slice(start + BEGIN.length, end).replace(/\s/g, ''),
+  );
+  if (!parts) return text;
+  return [BEGIN, '', ...parts[1].match(/.{1,64}/g)!, ...(parts[2] ? [parts[2]] : []), END, ''].join('\n');
 }
 
-/** The owner's key, from the file or command the environment names, else a file path asked on a terminal. */
-export async function ownerKey(purpose: string): Promise<OwnerKey> {
-  const file = process.env[OWNER_KEY_FILE];
-  const command = process.env[OWNER_KEY_COMMAND];
-  if (file) return parseOwnerKey(readText(file, "owner's key"), `The file ${JSON.stringify(file)}`);
-  if (command) {
-    const { stdout } = await run('/bin/sh', ['-c', command], { maxBuffer: 1 << 20 }).catch((error: Error) => {
-      throw new UsageError(`${OWNER_KEY_COMMAND} failed: ${error.message.split('\n')[0]}`);
+/** The private key in `text`, opened with its passphrase (`known`, else asked); a UsageError says why not. */
+export async function parseOwnerKey(text: string, where: string, known?: string): Promise<OwnerKey> {
+  const { decryptKey, readPrivateKey } = await openpgp();
+  const key = await readPrivateKey({ armoredKey: text })
+    .catch(() => readPrivateKey({ armoredKey: relaid(text) }))
+    .catch((error: Error) => {
+      throw new UsageError(`${where} does not hold a private key (${error.message}). ${HOW_TO_STORE}.`);
     });
-    return parseOwnerKey(stdout, `The output of ${OWNER_KEY_COMMAND}`);
+  if (key.isDecrypted()) return key;
+  const given = known ?? (await passphrase(`The passphrase of the owner key in ${where}:`));
+  return decryptKey({ privateKey: key, passphrase: given }).catch(() => {
+    throw new UsageError(`That passphrase does not open the owner key in ${where}.`);
+  });
+}
+
+/**
+ * A holder's private key: `file`, else the file or command the environment names, else asked on a
+ * terminal (a path, or the key itself pasted; neither is shown).
+ */
+export async function ownerKey(purpose: string, file = process.env[OWNER_KEY_FILE]): Promise<OwnerKey> {
+  if (file) return parseOwnerKey(readText(file, "owner's key"), `the file ${JSON.stringify(file)}`);
+  if (process.env[OWNER_KEY_COMMAND]) {
+    return parseOwnerKey(await outputOf(OWNER_KEY_COMMAND), `the output of ${OWNER_KEY_COMMAND}`);
   }
   if (!interactive()) {
     throw new UsageError(
-      `The list is sealed: ${purpose} needs the owner's private key. Set ${OWNER_KEY_FILE} to its file, or ` +
+      `The list is sealed: ${purpose} needs a holder's private key. Set ${OWNER_KEY_FILE} to its file, or ` +
         `${OWNER_KEY_COMMAND} to a command that prints it (your password manager's), or run on a terminal.`,
     );
   }
-  const path = (await ask("Path of the owner's private key file: ")).trim();
-  return parseOwnerKey(readText(path, "owner's key"), `The file ${JSON.stringify(path)}`);
+  const answer = await askLines(
+    "Path of the owner's private key file, or the key itself pasted (neither is shown):",
+    (first, line) => !first.includes(BEGIN) || line.includes(END),
+  );
+  if (answer.includes(BEGIN)) return parseOwnerKey(answer, 'the key pasted');
+  return parseOwnerKey(readText(answer.trim(), "owner's key"), `the file ${JSON.stringify(answer.trim())}`);
 }
 
-/** A key wrapped by the database (pgp_pub_encrypt_bytea) to the owner's public key, opened. */
+/** A key wrapped by the database (pgp_pub_encrypt_bytea) to a holder's public key, opened. */
 export async function unwrap(key: OwnerKey, wrapped: Buffer): Promise<Buffer> {
   const { decrypt, readMessage } = await openpgp();
   const message = await readMessage({ binaryMessage: wrapped });

@@ -21,13 +21,15 @@ export function sealInNode(hourKeyId: bigint, key: Buffer, id: bigint, address: 
 }
 
 /** Seals every stored (and hashed) address under a new hour key; in the caller's transaction, signups held off. */
-export async function sealStoredInNode(db: pg.Client, publicKey: Buffer): Promise<number> {
+export async function sealStoredInNode(db: pg.Client, holder: { id: string; publicKey: Buffer }): Promise<number> {
   const key = randomBytes(HOUR_KEY_BYTES);
   try {
     const { rows } = await db.query<{ id: string }>(
-      `insert into private.wrapped_hour_keys (hour, wrapped)
-       values (date_trunc('hour', private.seal_clock(), 'UTC'), $1) returning id::text`,
-      [await wrap(publicKey, key)],
+      `with made as (insert into private.hour_keys (hour) values (date_trunc('hour', private.seal_clock(), 'UTC'))
+                     returning id)
+       insert into private.wrapped_hour_keys (hour_key_id, holder_id, wrapped)
+       select id, $1, $2 from made returning hour_key_id::text as id`,
+      [holder.id, await wrap(holder.publicKey, key)],
     );
     const hourKeyId = BigInt(rows[0].id);
     const { rows: counted } = await db.query<{ n: number }>(

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { COMPACT_LATER } from '../keys-compact';
+import { COMPACT_LATER } from '../keys/compact';
 import { cuttingProxy } from './cutting-proxy';
 import { keysInit } from './keys-init';
 import { useOwnDatabase } from './own-database';
@@ -34,7 +34,7 @@ it('keys init whose connection is lost while compacting keeps the key, says so, 
     expect(init.result.code).not.toBe(0);
     expect(existsSync(init.keyFile)).toBe(true);
     expect(init.result.stderr).toContain(`Wrote your private key to ${init.keyFile}`);
-    expect(init.result.stderr).toContain('move it into your password manager');
+    expect(init.result.stderr).toContain('Move it into your password manager');
     expect(init.result.stderr).toContain(`run (safe to run again): ${COMPACT_LATER}`);
   } finally {
     await cutting.close();

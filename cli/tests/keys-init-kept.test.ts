@@ -27,7 +27,7 @@ it('a keys init that cannot hold signups off installs nothing, seals nothing and
     expect(init.result.code).not.toBe(0);
     expect(init.result.stderr).toContain('lock timeout');
     expect(existsSync(init.keyFile)).toBe(false);
-    const { rows } = await db.owner.query('select count(*)::int as n from private.owner_key');
+    const { rows } = await db.owner.query('select count(*)::int as n from private.key_holders');
     expect(rows[0].n).toBe(0);
     expect(await plain()).toBe(before);
   } finally {

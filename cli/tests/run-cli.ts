@@ -9,6 +9,9 @@ const SCRIPT: string = JSON.parse(readFileSync(new URL('../../package.json', imp
   .waitlist;
 export const NODE_FLAGS = SCRIPT.split(' ').filter((word) => word.startsWith('--'));
 
+/** The passphrase `keys init` protects its keys with in tests (the environment's way; never an argument). */
+export const TEST_PASSPHRASE = 'correct horse battery staple';
+
 export type Result = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
 export function startCli(
@@ -18,7 +21,7 @@ export function startCli(
   cwd?: string,
 ): { child: ChildProcess; done: Promise<Result> } {
   const child = spawn(process.execPath, [...NODE_FLAGS, ...nodeOptions, MAIN, ...args], {
-    env: { ...process.env, ...env }, // DATABASE_URL: see own-database.ts
+    env: { ...process.env, WAITLIST_OWNER_KEY_PASSPHRASE: TEST_PASSPHRASE, ...env }, // DATABASE_URL: own-database.ts
     cwd,
     stdio: ['ignore', 'pipe', 'pipe'],
   });

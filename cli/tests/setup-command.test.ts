@@ -92,7 +92,7 @@ describe('waitlist setup', () => {
     expect(changes()).toEqual([]);
     expect(readFileSync(join(folder, '.env.local'), 'utf8')).toBe(UNRELATED);
     const owner = await connect(info, 'postgres');
-    const { rows } = await owner.query(`select to_regclass('private.owner_key') as t`).finally(() => owner.end());
+    const { rows } = await owner.query(`select to_regclass('private.key_holders') as t`).finally(() => owner.end());
     expect(rows[0].t).toBeNull();
   });
 

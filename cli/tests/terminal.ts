@@ -1,6 +1,6 @@
 /**
  * Runs the CLI on a pseudo-terminal (util-linux `script`), answering a question as a person would,
- * each time it is asked; `answer` may read what the command printed so far.
+ * each time it is asked (a RegExp: global, for several questions); `answer` may read what the command printed so far.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -11,7 +11,7 @@ const quoted = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 export function onTerminal(
   args: string[],
   env: Record<string, string>,
-  question: string,
+  question: string | RegExp,
   answer: string | ((output: string) => string),
   cwd?: string,
 ): Promise<{ code: number | null; output: string }> {
@@ -24,7 +24,8 @@ export function onTerminal(
   let answered = 0;
   child.stdout.on('data', (chunk: Buffer) => {
     output += chunk.toString();
-    if (output.split(question).length - 1 > answered) {
+    const asked = typeof question === 'string' ? output.split(question).length - 1 : output.match(question)?.length;
+    if ((asked ?? 0) > answered) {
       answered += 1;
       child.stdin.write(`${typeof answer === 'string' ? answer : answer(output)}\r`);
     }

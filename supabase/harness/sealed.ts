@@ -1,6 +1,6 @@
 /**
  * Seals a test or benchmark database as `waitlist keys init` leaves it: a fresh owner key pair,
- * its public half in private.owner_key, every stored address sealed (private.seal_pending). Its
+ * its public half in private.key_holders, every stored address sealed (private.seal_pending). Its
  * signups then take the sealed path, as they do in production. And opens what the list holds,
  * as the owner's command does, with OpenPGP.js and Node's crypto.
  */
@@ -12,19 +12,24 @@ import * as openpgp from 'openpgp';
 import type { Client } from 'pg';
 import { splitHourKey, splitSeal, tagInput } from '../../contracts/seal-format.ts';
 
-/** Returns the owner's private key, armored, as `keys init` writes it to its file. */
-export async function sealList(owner: Client): Promise<string> {
-  // RSA 3072, as keys init makes it (pgcrypto wraps to RSA or Elgamal only).
+/** A key pair as `keys init` makes it (RSA 3072: pgcrypto wraps to RSA or Elgamal only), without a passphrase. */
+export async function keyPair(passphrase?: string): Promise<{ privateKey: string; publicKey: Uint8Array }> {
   const pair = await openpgp.generateKey({
     type: 'rsa',
     rsaBits: 3072,
     userIDs: [{ name: 'waitlist owner' }],
     format: 'armored',
+    ...(passphrase ? { passphrase } : {}),
   });
-  const publicKey = (await openpgp.readKey({ armoredKey: pair.publicKey })).write();
-  await owner.query('insert into private.owner_key (public_key) values ($1)', [Buffer.from(publicKey)]);
+  return { privateKey: pair.privateKey, publicKey: (await openpgp.readKey({ armoredKey: pair.publicKey })).write() };
+}
+
+/** Returns the owner's private key, armored, as `keys init` writes it to its file. */
+export async function sealList(owner: Client): Promise<string> {
+  const { privateKey, publicKey } = await keyPair();
+  await owner.query('insert into private.key_holders (public_key) values ($1)', [Buffer.from(publicKey)]);
   await owner.query('select private.seal_pending()');
-  return pair.privateKey;
+  return privateKey;
 }
 
 /** The private key in a new file only this user may read (what WAITLIST_OWNER_KEY_FILE names). */
@@ -40,7 +45,7 @@ type Row = { id: string; email: string | null; hour_key_id: string | null; seal:
 /** An hour key unwrapped with the owner's private key. */
 async function hourKey(owner: Client, privateKey: openpgp.PrivateKey, id: string): Promise<Buffer> {
   const { rows } = await owner.query<{ wrapped: Buffer }>(
-    'select wrapped from private.wrapped_hour_keys where id = $1',
+    'select wrapped from private.wrapped_hour_keys where hour_key_id = $1 order by holder_id limit 1',
     [id],
   );
   const message = await openpgp.readMessage({ binaryMessage: rows[0].wrapped });

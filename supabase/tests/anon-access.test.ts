@@ -126,8 +126,9 @@ describe('schema private, every object in it', () => {
         'table do_not_email',
         'table notify_journal',
         'view mailable_signups',
-        // Sealed at rest: the owner key's public half, the wrapped hour keys, an hour key in clear.
-        'table owner_key',
+        // Sealed at rest: the holders' public keys, the hour keys and their wrapped copies, an hour key in clear.
+        'table key_holders',
+        'table hour_keys',
         'table wrapped_hour_keys',
         'table hour_key_0',
         'function private.address_hash(text)',

@@ -55,7 +55,7 @@ describe('hourly keys', () => {
     expect(await clearKeys()).toEqual([new Date(Date.UTC(2033, 5, 1, 4)).toISOString()]);
 
     const { rows } = await db.owner.query<{ hour: Date }>(
-      'select k.hour from private.signup_addresses a join private.wrapped_hour_keys k on k.id = a.hour_key_id order by a.id',
+      'select k.hour from private.signup_addresses a join private.hour_keys k on k.id = a.hour_key_id order by a.id',
     );
     expect(rows.map((row) => row.hour.getUTCHours()).slice(-5)).toEqual([3, 3, 3, 4, 4]);
   });
@@ -75,7 +75,7 @@ describe('hourly keys', () => {
     expect(before).not.toBeNull();
     // The start-over the owner's runbook gives, without emptying the clear keys of this hour.
     await db.owner.query('truncate public.waiting_list cascade');
-    await db.owner.query('delete from private.owner_key; delete from private.wrapped_hour_keys');
+    await db.owner.query('delete from private.key_holders; delete from private.hour_keys');
     await db.owner.query(`insert into public.waiting_list (email) values ('seven-b@example.com')`);
     expect(await hourKeyOf('seven-b@example.com')).toBeNull(); // no owner key: stored as typed, not sealed
     await sealList(db.owner);
@@ -83,7 +83,7 @@ describe('hourly keys', () => {
     const after = await hourKeyOf('seven-c@example.com');
     expect(after).not.toBeNull();
     expect(after).not.toBe(before);
-    const { rows } = await db.owner.query('select from private.wrapped_hour_keys where id = $1', [after]);
+    const { rows } = await db.owner.query('select from private.hour_keys where id = $1', [after]);
     expect(rows).toHaveLength(1);
   });
 });

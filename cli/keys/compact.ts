@@ -3,11 +3,11 @@
  * needed): every address sealed, no old row version or column sample keeps one; what is left, said.
  */
 import type pg from 'pg';
-import { withDatabase } from './connect/database.ts';
-import { sealStored } from './seal/install.ts';
-import { installedPublicKey } from './seal/open.ts';
-import { FORGET_BY_HAND, forgetAddressSamples } from './seal/statistics.ts';
-import { say, UsageError } from './terminal.ts';
+import { withDatabase } from '../connect/database.ts';
+import { sealStored } from '../seal/install.ts';
+import { holders } from '../seal/open.ts';
+import { FORGET_BY_HAND, forgetAddressSamples } from '../seal/statistics.ts';
+import { say, UsageError } from '../terminal.ts';
 
 /** The next step when the clean-up did not finish. */
 export const COMPACT_LATER = 'npm run waitlist -- keys compact';
@@ -52,7 +52,7 @@ export async function compactSealed(): Promise<void> {
   await withDatabase(
     async (db) => {
       const notSealed = 'The list is not sealed yet: keys init seals it and compacts it.';
-      if (!(await installedPublicKey(db))) throw new UsageError(notSealed);
+      if (!(await holders(db)).length) throw new UsageError(notSealed);
       const sealed = await sealStored(db);
       if (sealed) say(`Sealed ${sealed} addresses that were still stored as typed.`);
       if (await compact(db)) say('Compacted: no old row version or column sample of an address is left.');

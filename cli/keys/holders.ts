@@ -1,0 +1,107 @@
+/**
+ * The list's key holders: each hour key is wrapped to every one, so any one of them opens the list.
+ * `keys add` wraps every past hour key to a new holder's public key; `keys remove` takes one away.
+ */
+import type pg from 'pg';
+import { withDatabase } from '../connect/database.ts';
+import { inTransaction } from '../list/signups.ts';
+import { RSA_BITS, unwrap, wrap } from '../seal/owner-key.ts';
+import { holders, type Opener, openerFor } from '../seal/open.ts';
+import { confirm, out, readText, say, UsageError } from '../terminal.ts';
+
+const AT_ONCE = 16;
+const NOT_SEALED = 'The list is not sealed yet: npm run waitlist -- keys init.';
+
+/** A holder's public key as the database keeps it (binary); refused unless pgcrypto can wrap to it. */
+async function publicKeyIn(file: string): Promise<Buffer> {
+  const text = readText(file, '--public-key');
+  const leaked = `${file} holds a private key. Ask the holder for the public key only (gpg --export --armor), and `;
+  if (/PRIVATE KEY/.test(text)) throw new UsageError(`${leaked}since this one travelled, for a new key pair.`);
+  const { readKey } = await import('openpgp');
+  const key = await readKey({ armoredKey: text }).catch((error: Error) => {
+    throw new UsageError(`${file} is not an OpenPGP public key: ${error.message}.`);
+  });
+  const encryption = await key.getEncryptionKey().catch(() => null);
+  const { algorithm, bits = 0 } = encryption?.getAlgorithmInfo() ?? {};
+  if (!algorithm?.startsWith('rsa') || bits < RSA_BITS) {
+    throw new UsageError(`${file} has no RSA encryption key of ${RSA_BITS} bits or more (pgcrypto wraps to RSA only).`);
+  }
+  return Buffer.from(key.write());
+}
+
+/** Wraps to `holder` every hour key it lacks, unwrapped with `opener`'s key; returns how many. */
+async function wrapMissing(db: pg.Client, opener: Opener, holder: { id: string; publicKey: Buffer }): Promise<number> {
+  const { rows } = await db.query<{ id: string; wrapped: Buffer }>(
+    `select w.hour_key_id::text as id, w.wrapped from private.wrapped_hour_keys w where w.holder_id = $1
+       and not exists (select from private.wrapped_hour_keys n where n.hour_key_id = w.hour_key_id and n.holder_id = $2)`,
+    [opener.holder.id, holder.id],
+  );
+  for (let i = 0; i < rows.length; i += AT_ONCE) {
+    const batch = rows.slice(i, i + AT_ONCE);
+    const wrapped = await Promise.all(
+      batch.map(async (row) => {
+        const clear = await unwrap(opener.owner, row.wrapped);
+        return wrap(holder.publicKey, clear).finally(() => clear.fill(0));
+      }),
+    );
+    await db.query(
+      `insert into private.wrapped_hour_keys (hour_key_id, holder_id, wrapped)
+       select id, $3, w from unnest($1::bigint[], $2::bytea[]) u(id, w) on conflict do nothing`,
+      [batch.map((row) => row.id), wrapped, holder.id],
+    );
+  }
+  return rows.length;
+}
+
+/** `keys add`: a new holder (safe to run again: it finishes an add that stopped). */
+export async function add({ publicKey: file }: { publicKey: string }): Promise<void> {
+  const publicKey = await publicKeyIn(file);
+  await withDatabase(async (db) => {
+    const opener = await openerFor(db, 'keys add (it wraps every hour key to the new holder)');
+    if (!opener) throw new UsageError(NOT_SEALED);
+    await db.query('select extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), $1)', [publicKey]);
+    // From this commit on, every new hour key is wrapped to the new holder too.
+    const { rows } = await db.query<{ id: string; keyId: string }>(
+      `insert into private.key_holders (public_key) values ($1)
+       on conflict (public_key) do update set public_key = excluded.public_key
+       returning id::text, extensions.pgp_key_id(public_key) as "keyId"`,
+      [publicKey],
+    );
+    const holder = { id: rows[0].id, publicKey };
+    let wrapped = await wrapMissing(db, opener, holder);
+    // Keys made by signups that began before the holder was added: waited for (a moment), then wrapped.
+    wrapped += await inTransaction(db, async () => {
+      await db.query('lock table private.hour_keys in share mode');
+      return wrapMissing(db, opener, holder);
+    });
+    say(`Key ${rows[0].keyId} now holds the list: ${wrapped} hour keys wrapped to it. Its holder proves their`);
+    say('stored copy opens it with: npm run waitlist -- keys check (health asks until they do).');
+  });
+}
+
+/** `keys remove`: the holder opens nothing sealed after it returns; the other holders keep the whole list. */
+export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise<void> {
+  await withDatabase(async (db) => {
+    const all = await holders(db);
+    const holder = all.find((h) => h.keyId === keyId.toUpperCase());
+    if (!all.length) throw new UsageError(NOT_SEALED);
+    if (!holder) throw new UsageError(`No holder has key ${keyId}: npm run waitlist -- keys holders lists them.`);
+    if (all.length === 1) throw new UsageError('That is the only holder: add another first (keys add).');
+    await confirm(`Remove key ${holder.keyId}? It will open nothing sealed from now on.`, yes);
+    await inTransaction(db, async () => {
+      await db.query('delete from private.key_holders where id = $1', [holder.id]);
+      // The clear hour keys go too (signups do not wait): the next signup makes one for the others only.
+      await db.query('delete from private.hour_key_0; delete from private.hour_key_1; delete from private.hour_key_2');
+    });
+    // A signup under way may have taken the old key: waited for (a moment), so none seals with it later.
+    await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
+    say(`Removed key ${holder.keyId}: it opens nothing sealed from now on (what it opened before, it may have kept).`);
+  });
+}
+
+/** `keys holders`: each holder's key id, when added, when its copy was last checked. */
+export async function list(): Promise<void> {
+  const all = await withDatabase(holders);
+  if (!all.length) throw new UsageError(NOT_SEALED);
+  for (const h of all) out(`${h.keyId}  checked ${h.checkedAt?.toISOString() ?? 'never (keys check)'}`);
+}

@@ -1,0 +1,177 @@
+/**
+ * Launch day without fear: the owner key takes a passphrase, `keys check` proves a stored copy opens
+ * the list (and health asks until one did, and again after 90 days), a note that joined the key's
+ * lines does not lose it, and a second holder opens the whole list, until removed.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parse } from 'csv-parse/sync';
+import { decrypt, decryptKey, generateKey, readMessage, readPrivateKey } from 'openpgp';
+import { describe, expect, it } from 'vitest';
+import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
+import { checkKeyCopies } from '../health/sealing';
+import { keysInit, type Init } from './keys-init';
+import { useOwnDatabase } from './own-database';
+import { TEST_PASSPHRASE, waitlist } from './run-cli';
+
+const db = useOwnDatabase('cli_key_holders');
+const SECOND = 'the second holder passphrase';
+let first: Init;
+let second: { keyFile: string; publicFile: string; keyId: string };
+
+const signup = (email: string) => db.owner.query('insert into public.waiting_list (email) values ($1)', [email]);
+const exportWith = (keyFile: string, passphrase = TEST_PASSPHRASE) =>
+  waitlist(['export'], { WAITLIST_OWNER_KEY_FILE: keyFile, WAITLIST_OWNER_KEY_PASSPHRASE: passphrase });
+const addresses = (stdout: string) =>
+  (parse(stdout, { record_delimiter: '\r\n', from_line: 2 }) as string[][]).map((record) => record[0]).sort();
+const check = (keyFile: string, passphrase = TEST_PASSPHRASE) =>
+  waitlist(['keys', 'check', '--key-file', keyFile], { WAITLIST_OWNER_KEY_PASSPHRASE: passphrase });
+
+describe('the owner key', () => {
+  it('keys init refuses to make a key without a passphrase off a terminal, or with a short one', async () => {
+    const none = await keysInit({ WAITLIST_OWNER_KEY_PASSPHRASE: '' });
+    expect(none.result.code).toBe(2);
+    expect(none.result.stderr).toContain('set WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND to a command that prints it');
+    const short = await keysInit({ WAITLIST_OWNER_KEY_PASSPHRASE: 'eleven char' });
+    expect(short.result.stderr).toContain('The passphrase is under 12 characters.');
+    const { rows } = await db.owner.query('select count(*)::int as n from private.key_holders');
+    expect(rows[0].n).toBe(0);
+  });
+
+  it('is protected by its passphrase: a wrong one is refused, the right one (from a command) opens the list', async () => {
+    await signup('first@example.com');
+    first = await keysInit();
+    expect(first.result.code, first.result.stderr).toBe(0);
+    expect(first.result.stderr).toContain('Left to do: store the key, then prove the stored copy opens the list');
+    expect((await readPrivateKey({ armoredKey: first.ownerKey() })).isDecrypted()).toBe(false);
+
+    const wrong = await exportWith(first.keyFile, 'not the passphrase at all');
+    expect(wrong).toMatchObject({ code: 2, stdout: '' });
+    expect(wrong.stderr).toContain('That passphrase does not open the owner key');
+    const right = await waitlist(['export'], {
+      WAITLIST_OWNER_KEY_FILE: first.keyFile,
+      WAITLIST_OWNER_KEY_PASSPHRASE: '',
+      WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND: `printf '%s\\n' '${TEST_PASSPHRASE}'`,
+    });
+    expect(right.code, right.stderr).toBe(0);
+    expect(addresses(right.stdout)).toContain('first@example.com');
+  });
+
+  it('keys check proves a stored copy opens the list and records it; health asks until then, and after 90 days', async () => {
+    expect(await checkKeyCopies(db.owner)).toMatchObject({ outcome: 'setup', says: expect.stringContaining('never') });
+    const checked = await check(first.keyFile);
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout).toMatch(/^This copy of key [0-9A-F]{16} opens the list: 1 hour keys unwrapped/);
+    expect(checked.stdout + checked.stderr).not.toContain('@');
+    expect(await checkKeyCopies(db.owner)).toMatchObject({ outcome: 'ok' });
+    await db.owner.query(`update private.key_holders set checked_at = now() - interval '91 days'`);
+    expect((await checkKeyCopies(db.owner)).says).toContain('91 days ago');
+    expect((await check(first.keyFile)).code).toBe(0);
+  });
+
+  it("keys check fails on another list's key, and on a copy cut short", async () => {
+    const another = await check(ownerKeyFile((await keyPair()).privateKey));
+    expect(another.code).toBe(2);
+    expect(another.stderr).toContain('That owner key does not open this list');
+    const text = first.ownerKey();
+    const cut = await check(ownerKeyFile(text.slice(0, 900) + text.slice(1000)));
+    expect(cut.code).toBe(2);
+    expect(cut.stderr).toContain('Give the key whole, from -----BEGIN PGP PRIVATE KEY BLOCK-----');
+  });
+
+  it('a key whose line breaks a note joined, removed or doubled still opens the list', async () => {
+    const text = first.ownerKey();
+    for (const mangled of [text.replaceAll('\n', ' '), text.replaceAll('\n', ''), text.replaceAll('\n', '\n\n')]) {
+      const result = await check(ownerKeyFile(mangled));
+      expect(result.code, result.stderr).toBe(0);
+    }
+  });
+});
+
+describe('a second holder', () => {
+  it('is refused as a private key, or as a key pgcrypto cannot wrap to', async () => {
+    const asHolder = { WAITLIST_OWNER_KEY_FILE: first.keyFile };
+    const secret = await waitlist(['keys', 'add', '--public-key', first.keyFile], asHolder);
+    expect(secret.code).toBe(2);
+    expect(secret.stderr).toContain('holds a private key. Ask the holder for the public key only');
+    const ecc = await generateKey({ type: 'ecc', userIDs: [{ name: 'by hand' }], format: 'armored' });
+    const curve = await waitlist(['keys', 'add', '--public-key', ownerKeyFile(ecc.publicKey)], asHolder);
+    expect(curve.stderr).toContain('has no RSA encryption key of 3072 bits or more');
+  });
+
+  it('made with GnuPG on their own machine, opens the whole list, before and after it was added', async () => {
+    await signup('before-add@example.com');
+    const home = mkdtempSync(join(tmpdir(), 'waitlist-gnupg-'));
+    const gpg = (...args: string[]) =>
+      execFileSync('gpg', [
+        '--homedir',
+        home,
+        '--batch',
+        '--pinentry-mode',
+        'loopback',
+        '--passphrase',
+        SECOND,
+        ...args,
+      ]);
+    gpg('--quick-generate-key', 'Second Holder <second@example.com>', 'rsa3072', 'sign', 'never');
+    const fingerprint = /^fpr:+([0-9A-F]{40}):/m.exec(gpg('--with-colons', '--list-keys').toString())![1];
+    gpg('--quick-add-key', fingerprint, 'rsa3072', 'encr', 'never');
+    const publicFile = ownerKeyFile(gpg('--export', '--armor').toString());
+    second = { keyFile: ownerKeyFile(gpg('--export-secret-keys', '--armor').toString()), publicFile, keyId: '' };
+
+    const added = await waitlist(['keys', 'add', '--public-key', publicFile], {
+      WAITLIST_OWNER_KEY_FILE: first.keyFile,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    second.keyId = /^Key ([0-9A-F]{16}) now holds the list/m.exec(added.stderr)![1];
+    expect(
+      await waitlist(['keys', 'add', '--public-key', publicFile], { WAITLIST_OWNER_KEY_FILE: first.keyFile }),
+    ).toMatchObject({ code: 0 }); // again: nothing left to wrap
+    await signup('after-add@example.com');
+    const all = addresses((await exportWith(first.keyFile)).stdout);
+    expect(all).toEqual(
+      expect.arrayContaining(['after-add@example.com', 'before-add@example.com', 'first@example.com']),
+    );
+    expect(addresses((await exportWith(second.keyFile, SECOND)).stdout)).toEqual(all);
+    expect((await check(second.keyFile, SECOND)).code).toBe(0);
+    const listed = await waitlist(['keys', 'holders']);
+    expect(listed.stdout.trim().split('\n')).toHaveLength(2);
+  });
+
+  it('once removed, opens nothing sealed after; the other holder still opens everything', async () => {
+    const { rows: kept } = await db.owner.query<{ id: string }>(
+      `select w.hour_key_id::text as id from private.wrapped_hour_keys w
+       join private.key_holders h on h.id = w.holder_id where extensions.pgp_key_id(h.public_key) = $1`,
+      [second.keyId],
+    );
+    const removed = await waitlist(['keys', 'remove', second.keyId, '--yes']);
+    expect(removed.code, removed.stderr).toBe(0);
+    await signup('after-remove@example.com');
+    const { rows } = await db.owner.query<{ hour_key_id: string }>(
+      `select hour_key_id::text from private.signup_addresses a join public.waiting_list w using (id)
+       where a.address_hash = private.address_hash('after-remove@example.com')`,
+    );
+    expect(kept.map((row) => row.id)).not.toContain(rows[0].hour_key_id);
+    // Every wrapped copy of its hour key: none opens with the removed holder's key.
+    const secondKey = await decryptKey({
+      privateKey: await readPrivateKey({ armoredKey: readFileSync(second.keyFile, 'utf8') }),
+      passphrase: SECOND,
+    });
+    const { rows: copies } = await db.owner.query<{ wrapped: Buffer }>(
+      'select wrapped from private.wrapped_hour_keys where hour_key_id = $1',
+      [rows[0].hour_key_id],
+    );
+    expect(copies.length).toBeGreaterThan(0);
+    for (const { wrapped } of copies) {
+      const message = await readMessage({ binaryMessage: wrapped });
+      await expect(decrypt({ message, decryptionKeys: secondKey })).rejects.toThrow();
+    }
+    const refused = await exportWith(second.keyFile, SECOND);
+    expect(refused).toMatchObject({ code: 2, stdout: '' });
+    expect(addresses((await exportWith(first.keyFile)).stdout)).toContain('after-remove@example.com');
+    const last = await waitlist(['keys', 'remove', (await waitlist(['keys', 'holders'])).stdout.slice(0, 16), '--yes']);
+    expect(last.stderr).toContain('That is the only holder');
+  });
+});
