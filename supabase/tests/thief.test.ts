@@ -185,7 +185,9 @@ describe('a thief with any copy of the database', () => {
 
     const privateKey = await parseOwnerKey(ownerKey, 'the owner key');
     for (const row of (
-      await owner.query<{ id: string; wrapped: Buffer }>('select hour_key_id as id, wrapped from private.wrapped_hour_keys')
+      await owner.query<{ id: string; wrapped: Buffer }>(
+        'select hour_key_id as id, wrapped from private.wrapped_hour_keys',
+      )
     ).rows) {
       keys.set(BigInt(row.id), await unwrap(privateKey, row.wrapped));
     }
