@@ -34,15 +34,17 @@ export async function erase(db: pg.Client, address: string): Promise<number> {
   });
 }
 
+/** Lists the addresses; counts those added, those listed already and those that signed up. */
 export async function suppress(db: Queryable, addresses: string[], reason: string) {
-  const { rows } = await db.query<{ added: number; already: number }>(
+  const { rows } = await db.query<{ added: number; already: number; signedUp: number }>(
     `with given as (select distinct private.address_hash(a) as address_hash from unnest($1::text[]) a),
           upserted as (
             insert into private.do_not_email (address_hash, reason)
             select address_hash, $2 from given
             on conflict (address_hash) do update set reason = excluded.reason, added_at = now()
             returning (xmax = 0) as added)
-     select count(*) filter (where added)::int as added, count(*) filter (where not added)::int as already
+     select count(*) filter (where added)::int as added, count(*) filter (where not added)::int as already,
+       (select count(*)::int from given join private.signup_addresses using (address_hash)) as "signedUp"
      from upserted`,
     [addresses, reason],
   );
