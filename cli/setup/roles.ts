@@ -13,6 +13,7 @@ const GRANTS: Record<string, string[]> = {
     'grant select on private.allowed_origins, private.signup_limits, supabase_migrations.schema_migrations to waitlist_health',
     'grant select (slot_end) on private.signup_counts to waitlist_health',
     'grant select (day_end) on private.signup_secrets to waitlist_health',
+    'grant select (id, added_at, checked_at) on private.key_holders to waitlist_health',
   ],
 };
 
