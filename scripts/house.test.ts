@@ -83,13 +83,14 @@ it('no word of the retired designs is left in a tracked file', () => {
 // Raised one step at a time, never past the house's ceilings (cli/ 5,000 lines, migrations 1,600,
 // all docs together 2,400): health's signup proof, header judgement and capability checks, setup,
 // deploy and domain took cli/ to its ceiling (limits no longer lists the pg_cron jobs, which health
-// judges; daily no longer draws a chart); the shared allocations' migration the migrations past 1,400.
+// judges; daily no longer draws a chart); the shared allocations' migration the migrations past 1,400,
+// and the key holders' (a second holder of the list's keys) to 1,550.
 it('cli/ is at most 5,000 lines of non-test code', () => {
   expect(total(code('cli'))).toBeLessThanOrEqual(5000);
 });
 
-it('supabase/migrations/ is at most 1,450 lines', () => {
-  expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1450);
+it('supabase/migrations/ is at most 1,550 lines', () => {
+  expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1550);
 });
 
 it('every doc is at most 400 lines, docs/operations.md at most 300, all of them together at most 2,000', () => {
