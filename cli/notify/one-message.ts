@@ -35,7 +35,7 @@ export async function preview(letter: Letter, urls: Unsubscribing, file: string)
     `<!doctype html><meta charset="utf-8"><title>Preview: ${escapeHtml(mail.subject)}</title>`,
     `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src https: data:">`,
     '<style>body{font:1rem sans-serif;max-width:50rem;margin:auto}pre{white-space:pre-wrap}iframe{width:100%;height:30rem}</style>',
-    `<h1>${escapeHtml(mail.subject)}</h1>\n<h2>Headers</h2>`,
+    `<h1 id="subject">${escapeHtml(mail.subject)}</h1>\n<h2>Headers</h2>`,
     `<pre id="headers">${escapeHtml(raw.slice(0, raw.indexOf('\n\n')))}</pre>\n<h2>Text part</h2>`,
     `<pre id="text">${escapeHtml(mail.text)}</pre>`,
     ...(mail.html ? [`<h2>HTML part</h2>\n<iframe id="html" sandbox srcdoc="${escapeHtml(mail.html)}"></iframe>`] : []),
