@@ -3,7 +3,7 @@
  * sealed list, each address opened with the owner's key and delivered as signed up.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { letterArgs, recipients, TEXT, unsendable } from './notify-letter';
+import { letterArgs, recipients, SITE_URL, TEXT, unsendable } from './notify-letter';
 import { useOwnDatabase } from './own-database';
 import { keysInit } from './keys-init';
 import { waitlist } from './run-cli';
@@ -87,7 +87,10 @@ describe('waitlist notify', () => {
         },
         'unsubscribe-post': { name: 'List-Unsubscribe=One-Click' },
       });
-      expect(mail.text).toBe(TEXT);
+      // The owner's text as written, then the body's unsubscribe link, with the header link's token.
+      const { url } = (mail.headers.get('list') as { unsubscribe: { url: string } }).unsubscribe;
+      const token = new URL(url).searchParams.get('token');
+      expect(mail.text).toBe(`${TEXT}\nUnsubscribe: ${SITE_URL}/unsubscribe#${token}\n`);
     }
     const second = await notify('launch');
     expect(second.code).toBe(0);
