@@ -10,7 +10,7 @@ const TAG_BYTES = 32;
 /** An address hash's length (private.address_hash, HMAC-SHA256): private.unsubscribe takes this length only. */
 export const ADDRESS_HASH_BYTES = 32;
 /**
- * The token in the link of a test message (notify --to, --dry-run): it names nobody, and
+ * The token in both links of a test message (notify --to, --preview): it names nobody, and
  * readToken refuses it (too short), so the function answers it as any link no key made.
  */
 export const TEST_TOKEN = 'test-message-names-nobody';

@@ -4,6 +4,7 @@ import { expect, openLanding, settled, test, type Page } from './fixtures';
 for (const [name, open] of [
   ['landing page', openLanding],
   ['not-found page', (page: Page) => page.goto('/missing')],
+  ['unsubscribe page', (page: Page) => page.goto('/unsubscribe#a-token')],
 ] as const) {
   test(`the ${name} has no serious or critical axe violations`, async ({ page }) => {
     await open(page);

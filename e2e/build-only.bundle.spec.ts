@@ -22,7 +22,7 @@ test('the production build ships no mock backend', () => {
 });
 
 test('every class in the prerendered pages has a rule in the inlined stylesheet', () => {
-  for (const file of ['index.html', '404.html']) {
+  for (const file of ['index.html', '404.html', 'unsubscribe.html']) {
     const html = readFileSync(join(dist, file), 'utf8');
     const css = inlineTexts(html, 'style').join('');
     const classes = new Set(elements(html).flatMap((element) => attribute(element, 'class')?.split(/\s+/) ?? []));

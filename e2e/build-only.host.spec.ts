@@ -4,6 +4,7 @@
  * Runs against every host the build is tested on (projects "build" and "nginx").
  */
 import { readdirSync } from 'node:fs';
+import { unsubscribeTexts } from '../src/pages/unsubscribe';
 import { expect, test } from './fixtures';
 
 /** The form's island: a hashed file the landing page loads once the visitor acts. */
@@ -15,6 +16,13 @@ test('an unknown path is a 404 with the prerendered not-found page', async ({ re
     expect(response.status(), path).toBe(404);
     expect(await response.text(), path).toContain('Oops! Page not found');
   }
+});
+
+test('the unsubscribe page is served at /unsubscribe, as a page', async ({ request }) => {
+  const response = await request.get('/unsubscribe');
+  expect(response.status()).toBe(200);
+  expect(response.headers()['content-type']).toMatch(/^text\/html/);
+  expect(await response.text()).toContain(unsubscribeTexts.ask);
 });
 
 test('the files meant for the host are not served, and the nginx header lines are not in the site', async ({

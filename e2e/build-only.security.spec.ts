@@ -10,7 +10,7 @@ import { E2E_SUPABASE_URL } from './e2e-backend';
 import { E2E_SITE_URL } from './ports';
 import { expect, test } from './fixtures';
 
-const pages = ['index.html', '404.html'].map((file) => readFileSync(`build/e2e/${file}`, 'utf8'));
+const pages = ['index.html', '404.html', 'unsubscribe.html'].map((file) => readFileSync(`build/e2e/${file}`, 'utf8'));
 const inline = inlineElements(pages);
 /** What vite/security-headers.ts makes of this build (HSTS_PRELOAD unset). */
 const expected = securityHeaders({ supabase: E2E_SUPABASE_URL, site: E2E_SITE_URL }, inline, 'this-host');
@@ -19,7 +19,7 @@ const expected = securityHeaders({ supabase: E2E_SUPABASE_URL, site: E2E_SITE_UR
 const chunk = pages[0].match(/\/assets\/waitlist-[\w-]+\.js/)![0];
 
 test('pages and files are served with the security headers the build wrote, and a strict CSP', async ({ request }) => {
-  for (const path of ['/', '/missing', chunk]) {
+  for (const path of ['/', '/missing', '/unsubscribe', chunk]) {
     const headers = (await request.get(path)).headers();
     for (const [name, value] of expected) expect(headers[name.toLowerCase()], `${name} of ${path}`).toBe(value);
     const csp = Object.fromEntries(

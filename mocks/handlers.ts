@@ -80,9 +80,23 @@ async function insert(request: Request) {
   return created();
 }
 
+/**
+ * The unsubscribe function (supabase/functions/unsubscribe/index.ts), for the /unsubscribe page: a
+ * token of a real one's shape (64 bytes in base64url) unsubscribes; any other, a test message's
+ * too, changes nothing (403). Any origin reads the answer, as from the function.
+ */
+async function unsubscribe(request: Request) {
+  const answer = (status: number) =>
+    new HttpResponse(null, { status, headers: { 'Access-Control-Allow-Origin': '*' } });
+  const form = await request.formData().catch(() => null);
+  if (form?.get('List-Unsubscribe') !== 'One-Click') return answer(400);
+  return answer(/^[\w-]{86}$/.test(new URL(request.url).searchParams.get('token') ?? '') ? 200 : 403);
+}
+
 export const handlers: HttpHandler[] = [
   http.options(WAITING_LIST, () => new HttpResponse(null, { status: 204, headers: corsHeaders })),
   http.post(WAITING_LIST, ({ request }) => insert(request)),
   // The public key reads nothing of the list (what `waitlist health` checks on the real one).
   http.get(WAITING_LIST, () => respond(answers.readDenied)),
+  http.post('*/functions/v1/unsubscribe', ({ request }) => unsubscribe(request)),
 ];

@@ -2,7 +2,7 @@
  * Prerendering, as one `vite build`: the server bundle (src/entry-server.tsx, Vite's `ssr`
  * environment) is built first, then the client; while the client's HTML is written, each page
  * is rendered into its `<div id="root">`. index.html holds /, 404.html the not-found page
- * (hosts serve it, with status 404, for unknown paths). An HTML file at the root that is not a
+ * (hosts serve it, with status 404, for unknown paths), unsubscribe.html /unsubscribe. An HTML file at the root that is not a
  * page, or a page whose path shows another route, fails the build. The dev server gets an empty root.
  */
 import { readdirSync, rmSync } from 'node:fs';
@@ -38,6 +38,7 @@ export type Page = { path: string; route: string };
 const sitePages: Record<string, Page> = {
   'index.html': { path: '/', route: 'landing' },
   '404.html': { path: '/404', route: 'not-found' },
+  'unsubscribe.html': { path: '/unsubscribe', route: 'unsubscribe' },
 };
 const SERVER_OUT_DIR = 'build/prerender';
 

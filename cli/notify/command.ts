@@ -1,13 +1,13 @@
 import { Command } from 'commander';
 import { dkimSigning } from './dkim.ts';
-import type { Sending } from './dry-run.ts';
+import type { Sending } from './one-message.ts';
 import { domainOf, letter, mailbox } from './letter.ts';
 import type { RunOptions } from './run.ts';
 import { BULK_SENDER, dnsServer, OVERRIDE, reportSenderDomain } from './sender-domain.ts';
-import { oneClick } from './unsubscribe.ts';
+import { oneClick, unsubscribing } from './unsubscribe.ts';
 import { wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
 
-type Modes = { dryRun?: boolean; check?: boolean; to?: string };
+type Modes = { preview?: string; check?: boolean; to?: string };
 type Signing = { unsubscribeUrl?: string; dkimKey?: string; dkimSelector?: string };
 type Options = RunOptions & Parameters<typeof letter>[0] & Modes & Signing;
 
@@ -34,8 +34,8 @@ export function notifyCommand(): Command {
     .option('--reply-to <address>', 'where replies and unsubscribe requests go (default: --from)')
     .option(
       '--unsubscribe-url <url>',
-      'the one-click unsubscribe function (default: VITE_SUPABASE_URL/functions/v1/unsubscribe); links are ' +
-        'signed with UNSUBSCRIBE_SECRET',
+      'the one-click unsubscribe function (default: VITE_SUPABASE_URL/functions/v1/unsubscribe); the body links to ' +
+        'VITE_SITE_URL/unsubscribe; links are signed with UNSUBSCRIBE_SECRET',
     )
     .option('--dkim-key <file>', 'sign every message with this DKIM private key (PEM; or DKIM_PRIVATE_KEY)')
     .option('--dkim-selector <name>', "the DKIM key's selector (or, without a key, the one your provider signs with)")
@@ -47,7 +47,7 @@ export function notifyCommand(): Command {
     .option('--retries <n>', 'attempts after a temporary refusal (4xx, dropped connection)', wholeNumber, 5)
     .option('--backoff <ms>', 'wait before the first retry, doubled each time', wholeNumber, 2000)
     .option('--check', 'check the sender domain only (exit 1 when a record is missing); connect to nothing else')
-    .option('--dry-run', 'connect, count, check the sender domain, print one rendered message; send nothing')
+    .option('--preview <file.html>', 'write the message as sent, test links, to a new HTML file; connect to nothing')
     .option('--to <address>', 'send one test message to this address only, recorded nowhere')
     .option('--resend-uncertain', 'send again to the addresses a stopped run left uncertain')
     .option('-y, --yes', 'do not ask before sending (required off a terminal)')
@@ -56,19 +56,21 @@ export function notifyCommand(): Command {
     .action(async (options: Options) => {
       if (options.connections < 1) throw new UsageError('--connections must be at least 1.');
       if (options.limit === 0) throw new UsageError('--limit must be at least 1.');
-      const checked = signed(options);
       if (options.check) {
-        await reportSenderDomain(domainOf(checked.letter.from), checked.signing, options.dnsServer);
+        const { letter: checked, signing } = signed(options);
+        await reportSenderDomain(domainOf(checked.from), signing, options.dnsServer);
         return;
       }
-      const mailing = { ...checked, oneClick: await oneClick(options.unsubscribeUrl) };
+      const urls = unsubscribing(options.unsubscribeUrl);
       // The mailer is loaded only here: the other commands (export of a long list) stay ~20 MB lighter.
-      if (options.to) {
-        await (await import('./dry-run.ts')).testMessage(mailing, mailbox('--to', options.to).address);
-      } else if (options.dryRun) await (await import('./dry-run.ts')).dryRun(options.campaign, mailing, options);
+      const one = () => import('./one-message.ts');
+      if (options.preview) await (await one()).preview(letter(options), urls, options.preview);
+      else if (options.to) await (await one()).testMessage(signed(options), urls, mailbox('--to', options.to).address);
       else {
         requireYesOffTerminal(options.yes);
-        process.exitCode = await (await import('./run.ts')).run(options, mailing);
+        process.exitCode = await (
+          await import('./run.ts')
+        ).run(options, { ...signed(options), oneClick: await oneClick(urls) });
       }
     });
 }

@@ -5,7 +5,7 @@ import { type Opener, openerFor } from '../seal/open.ts';
 import { progress } from '../progress.ts';
 import { confirm, EXIT, json, say, UsageError } from '../terminal.ts';
 import { enqueue, lockCampaign, resendUncertain, toSend, uncertain } from './journal.ts';
-import type { Sending } from './dry-run.ts';
+import type { Sending } from './one-message.ts';
 import { domainOf, shown } from './letter.ts';
 import { preflight, type PreflightOptions } from './sender-domain.ts';
 import { sendAll } from './send.ts';

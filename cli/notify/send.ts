@@ -7,7 +7,7 @@ import { claimAgain, claimNext, record, type Claimed } from './journal.ts';
 import type { Opener } from '../seal/open.ts';
 import type { Letter } from './letter.ts';
 import { deliverableAsStored, detail, message, refusal, reply } from './smtp.ts';
-import { unsubscribeLink, type OneClick } from './unsubscribe.ts';
+import { unsubscribeLinks, type OneClick } from './unsubscribe.ts';
 
 export type SendPlan = {
   campaign: string;
@@ -58,7 +58,7 @@ export async function sendAll(plan: SendPlan) {
     for (let next: Claimed | null = first, attempt = 0; next?.mayEmail; attempt += 1) {
       const { hash, email } = next;
       try {
-        await plan.transport.sendMail(message(plan.letter, email, await unsubscribeLink(plan.oneClick, hash)));
+        await plan.transport.sendMail(message(plan.letter, email, await unsubscribeLinks(plan.oneClick, hash)));
         await record(plan.db, plan.campaign, hash, 'sent');
         done.sent += 1;
         refusedInARow = 0;

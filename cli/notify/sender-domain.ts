@@ -87,14 +87,9 @@ async function dmarc(dns: Lookup, domain: string, signing: Signing): Promise<Dom
     const found = await dns.txt(`_dmarc.${at}`);
     const record = found === 'none' ? undefined : found.find((r) => /^v=DMARC1\s*(;|$)/i.test(r));
     if (!record) continue;
-    const policy = tags(record).get('p');
-    if (!policy || !['none', 'quarantine', 'reject'].includes(policy.toLowerCase())) {
-      return fault(
-        'DMARC',
-        `The DMARC record at _dmarc.${at} has no valid p= policy.`,
-        'Give it p=none (or quarantine, reject).',
-      );
-    }
+    const invalid = `The DMARC record at _dmarc.${at} has no valid p= policy.`;
+    const valid = ['none', 'quarantine', 'reject'].includes(tags(record).get('p')?.toLowerCase() ?? '');
+    if (!valid) return fault('DMARC', invalid, 'Give it p=none (or quarantine, reject).');
     // notify's envelope sender is the From address (SPF aligned) and it signs as d=<From domain> (DKIM aligned).
     const strictSub = at !== domain && (tags(record).get('aspf') === 's' || tags(record).get('adkim') === 's');
     const aligned = strictSub
@@ -106,21 +101,14 @@ async function dmarc(dns: Lookup, domain: string, signing: Signing): Promise<Dom
       ? fault('DMARC', says, `Add a TXT record at _dmarc.${domain}: "v=DMARC1; p=none".`)
       : ok('DMARC', says);
   }
-  return fault(
-    'DMARC',
-    `No DMARC record at _dmarc.${domain}.`,
-    `Add a TXT record at _dmarc.${domain}: "${dmarcRecord(domain)}" (p=none is enough to start).`,
-  );
+  const add = `Add a TXT record at _dmarc.${domain}: "${dmarcRecord(domain)}" (p=none is enough to start).`;
+  return fault('DMARC', `No DMARC record at _dmarc.${domain}.`, add);
 }
 
 async function dkim(dns: Lookup, domain: string, signing: Signing): Promise<DomainCheck> {
-  if (!signing.selector) {
-    return fault(
-      'DKIM',
-      'No DKIM selector given: nothing to check.',
-      'Sign with --dkim-key and --dkim-selector, or name the selector your provider signs with (--dkim-selector).',
-    );
-  }
+  const how =
+    'Sign with --dkim-key and --dkim-selector, or name the selector your provider signs with (--dkim-selector).';
+  if (!signing.selector) return fault('DKIM', 'No DKIM selector given: nothing to check.', how);
   const name = `${signing.selector}._domainkey.${domain}`;
   const found = await dns.txt(name);
   const record = found === 'none' ? undefined : found.find((r) => tags(r).has('p'));
@@ -131,21 +119,15 @@ async function dkim(dns: Lookup, domain: string, signing: Signing): Promise<Doma
   if (!published) return fault('DKIM', `The DKIM key at ${name} is revoked (empty p=).`, `Publish ${publish}.`);
   const notOurs = `The key at ${name} is not the public half of the DKIM key given.`;
   if (publicKey && published !== publicKey) return fault('DKIM', notOurs, `Replace it with ${publish}.`);
-  return ok(
-    'DKIM',
-    `${name}: ${publicKey ? 'the public half of the signing key' : 'a key is published (the provider signs)'}.`,
-  );
+  const which = publicKey ? 'the public half of the signing key' : 'a key is published (the provider signs)';
+  return ok('DKIM', `${name}: ${which}.`);
 }
 
 async function mx(dns: Lookup, domain: string): Promise<DomainCheck> {
   const found = await dns.mx(domain);
-  if (found === 'none' || !found.length) {
-    return fault(
-      'MX',
-      `No MX record at ${domain}: replies, bounces and "unsubscribe" replies to ${domain} have nowhere to go.`,
-      `Add the MX records of the mailbox that receives ${domain}'s mail.`,
-    );
-  }
+  const nowhere = `No MX record at ${domain}: replies, bounces and "unsubscribe" replies to ${domain} have nowhere to go.`;
+  const add = `Add the MX records of the mailbox that receives ${domain}'s mail.`;
+  if (found === 'none' || !found.length) return fault('MX', nowhere, add);
   return ok('MX', `${domain}: ${found.join(', ')}`);
 }
 

@@ -8,6 +8,7 @@ import { skippingTlsVerify } from '../connect/database.ts';
 import { hostOf, isLoopback, secretUrl } from '../connect/secret-url.ts';
 import type { Dkim } from './dkim.ts';
 import type { Letter } from './letter.ts';
+import type { Links } from './unsubscribe.ts';
 
 const MISSING = "Set it to your provider's SMTP server, e.g. smtps://user:password@smtp.provider.example:465.";
 
@@ -57,13 +58,24 @@ export async function checkSmtp(transport: Transporter): Promise<void> {
   }
 }
 
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/** The owner's body and, after it, the visible unsubscribe link (HTML: before </body> if there is one). */
+function withFooter(letter: Letter, page: string) {
+  const text = `${letter.text}${letter.text.endsWith('\n') ? '' : '\n'}\nUnsubscribe: ${page}\n`;
+  if (!letter.html) return { text };
+  const footer = `<p><a href="${escapeHtml(page)}">Unsubscribe</a></p>\n`;
+  const end = letter.html.search(/<\/body(?![\s\S]*<\/body)/i); // the last one
+  return { text, html: end < 0 ? letter.html + footer : letter.html.slice(0, end) + footer + letter.html.slice(end) };
+}
+
 /**
  * One recipient alone in To. Unsubscribing: the one-click link first (RFC 8058: the provider POSTs
- * to it), a reply to the reply address second. The address goes as an object: a string would be
- * parsed as a list ("a,b@example.com" is two), an object is quoted for SMTP as needed
- * ("a,b"@example.com). nodemailer adds Date and a Message-ID on the envelope sender's (From's) domain.
+ * to it), a reply to the reply address second; the site's page in the body. The address goes as an
+ * object: a string would be parsed as a list ("a,b@example.com" is two), an object is quoted for
+ * SMTP as needed ("a,b"@example.com). nodemailer adds Date and a Message-ID on From's domain.
  */
-export function message(letter: Letter, to: string, unsubscribeLink: string) {
+export function message(letter: Letter, to: string, links: Links) {
   const recipient = { name: '', address: to };
   return {
     from: letter.from,
@@ -71,11 +83,10 @@ export function message(letter: Letter, to: string, unsubscribeLink: string) {
     to: recipient,
     envelope: { from: letter.from.address, to: [recipient] },
     subject: letter.subject,
-    text: letter.text,
-    ...(letter.html ? { html: letter.html } : {}),
+    ...withFooter(letter, links.page),
     // One header with both (nodemailer's `list` option would write two List-Unsubscribe headers).
     headers: {
-      'List-Unsubscribe': `<${unsubscribeLink}>, <mailto:${letter.replyTo.address}?subject=unsubscribe>`,
+      'List-Unsubscribe': `<${links.oneClick}>, <mailto:${letter.replyTo.address}?subject=unsubscribe>`,
       'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click',
     },
   };

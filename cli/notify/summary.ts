@@ -34,17 +34,6 @@ export async function summarize(db: Queryable, campaign: string, sentNow: number
   return { campaign, sentNow, ...rows[0], failures: await failures(db, campaign) };
 }
 
-/** How many a run would send now: the addresses that may be emailed, less those the campaign is done with. */
-export async function wouldSend(db: Queryable, campaign: string): Promise<number> {
-  const { rows } = await db.query<{ n: number }>(
-    `select count(*)::int as n from private.mailable_signups m join private.signup_addresses h on h.id = m.id
-     where not exists (select from private.notify_journal j
-                       where j.campaign = $1 and j.address_hash = h.address_hash and j.state <> 'pending')`,
-    [campaign],
-  );
-  return rows[0].n;
-}
-
 export function printSummary(s: Summary): void {
   say(`Campaign "${s.campaign}", ${s.onTheList} addresses on the list:`);
   say(`  sent: ${s.sentNow} in this run, ${s.sent} in all`);

@@ -3,6 +3,9 @@
  * asks first (or needs --yes); --limit stages it; an address suppressed mid-run is not mailed;
  * signups added with the triggers off are keyed and sent, and every summary adds up.
  */
+import { existsSync, mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { letterArgs, unconfirmedArgs } from './notify-letter';
 import { asSuperuser, useOwnDatabase } from './own-database';
@@ -30,6 +33,8 @@ const journal = async (campaign: string) =>
       [campaign],
     )
   ).rows as { email: string; state: string }[];
+const previewFolder = mkdtempSync(join(tmpdir(), 'preview-'));
+const previewFile = () => join(previewFolder, 'preview.html');
 const adds = (s: Record<string, number>) => s.sent + s.skipped + s.failed + s.uncertain + s.leftToSend;
 
 describe('before anything connects', () => {
@@ -39,8 +44,8 @@ describe('before anything connects', () => {
     ['--reply-to', 'nobody', 'is not one address with a domain'],
     ['--subject', `${'x'.repeat(999)}`, 'at most 998'],
     ['--text', '/nonexistent/launch.txt', 'Cannot read the --text file'],
-  ])('%s %.30j is refused (exit 2), for a test message and a dry run too', async (option, value, words) => {
-    for (const more of [['--to', 'me@product.example'], ['--dry-run'], []]) {
+  ])('%s %.30j is refused (exit 2), for a test message and a preview too', async (option, value, words) => {
+    for (const more of [['--to', 'me@product.example'], ['--preview', previewFile()], []]) {
       const args = [...letterArgs('refused'), option, value, ...more];
       const { code, stdout, stderr } = await waitlist(args, { SMTP_URL: inbox.url });
       expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
@@ -48,6 +53,7 @@ describe('before anything connects', () => {
     }
     expect(inbox.connections).toBe(0);
     expect(await journal('refused')).toEqual([]);
+    expect(existsSync(previewFile())).toBe(false);
   });
 });
 

@@ -9,6 +9,9 @@ import { storedAddresses } from '../../supabase/harness/sealed';
 /** The secret the unsubscribe links are made with (the function's, in unsubscribe tests); inherited by the commands. */
 process.env.UNSUBSCRIBE_SECRET ??= randomBytes(32).toString('base64');
 export const UNSUBSCRIBE_URL = 'https://project.supabase.example/functions/v1/unsubscribe';
+/** The site whose /unsubscribe page the body's link opens; inherited by the commands. */
+export const SITE_URL = 'https://site.product.example';
+process.env.VITE_SITE_URL = SITE_URL;
 /**
  * Where the sender-domain check asks when a test gives no DNS server of its own: a loopback port
  * nobody answers on, so every lookup fails at once (a warning below 5,000 recipients) and no

@@ -1,11 +1,12 @@
 /**
  * End to end on loopback: notify signs with DKIM and sends to a real SMTP server; the captured
  * message verifies (mailauth, against a loopback DNS server) and its signature covers both
- * unsubscribe headers; its one-click URL, POSTed to the unsubscribe function running under Deno,
- * unsubscribes the recipient, and the resumed run skips them. A test message's link unsubscribes nobody.
+ * unsubscribe headers; both parts end with the link to the site's /unsubscribe page, whose token,
+ * POSTed as that page does to the unsubscribe function running under Deno, unsubscribes the
+ * recipient, and the resumed run skips them. A test message's links unsubscribe nobody.
  */
 import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
@@ -13,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../../contracts/unsubscribe-token';
 import { publicKeyOf } from '../notify/dkim';
 import { startDns, type Dns } from './dns';
-import { letterArgs } from './notify-letter';
+import { letterArgs, SITE_URL } from './notify-letter';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed } from './seed';
@@ -75,13 +76,18 @@ const verify = (raw: Buffer | string) => dkimVerify(raw, { resolver: dns.resolve
 const oneClickUrl = ({ mail }: Accepted) =>
   (mail.headers.get('list') as { unsubscribe: { url: string } }).unsubscribe.url;
 const headerLines = (raw: Buffer) => raw.toString().split(/\r?\n\r?\n/)[0];
-/** What the mail provider does with the one-click URL (RFC 8058). */
-const postOneClick = (url: string) =>
+/** The body's link: the site's /unsubscribe page, the token in the fragment (both parts carry it). */
+const pageLink = ({ mail }: Accepted) =>
+  new RegExp(`^Unsubscribe: (${SITE_URL}/unsubscribe#.+)$`, 'm').exec(mail.text!)?.[1];
+/** What the mail provider does with the one-click URL (RFC 8058), and the /unsubscribe page with its token. */
+const postOneClick = (url: string, headers = {}) =>
   fetch(url, {
     method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
     body: 'List-Unsubscribe=One-Click',
   });
+const postFromThePage = (link: string) =>
+  postOneClick(`${fn.url}?token=${new URL(link).hash.slice(1)}`, { origin: SITE_URL });
 
 describe('notify, signed, with one-click unsubscribe', () => {
   let preview: Accepted[];
@@ -123,11 +129,21 @@ describe('notify, signed, with one-click unsubscribe', () => {
     expect(preview[0].mail.messageId).toMatch(/^<[\w-]+@product\.example>$/);
     expect(preview[0].mail.date).toBeInstanceOf(Date);
     expect(preview[0].mail.text).toContain('We launched.');
-    expect(preview[0].mail.html).toBe(HTML);
+    expect(preview[0].mail.html).toBe(`${HTML}<p><a href="${pageLink(preview[0])}">Unsubscribe</a></p>\n`);
     expect(lines).toMatch(/^Content-Type: multipart\/alternative;/m);
     expect(preview[0].mail.headers.get('list')).toMatchObject({
       unsubscribe: { url: expect.stringContaining(`${fn.url}?token=`) },
     });
+  });
+
+  it("ends both parts with the site's unsubscribe link, which carries the one-click link's token", () => {
+    for (const message of preview) {
+      const token = new URL(oneClickUrl(message)).searchParams.get('token')!;
+      expect(token).toMatch(/^[\w-]{86}$/);
+      expect(pageLink(message)).toBe(`${SITE_URL}/unsubscribe#${token}`);
+      expect(message.mail.text).toMatch(/\n\nUnsubscribe: \S+\n$/);
+      expect(message.mail.html).toContain(`<a href="${pageLink(message)}">Unsubscribe</a>`);
+    }
   });
 
   it('fails DKIM once a covered header is altered', async () => {
@@ -148,15 +164,16 @@ describe('notify, signed, with one-click unsubscribe', () => {
     }
   });
 
-  it('unsubscribes the recipient whose one-click URL is POSTed, and the resumed run skips them', async () => {
+  it('unsubscribes the recipient whose body link the /unsubscribe page POSTs, and the resumed run skips them', async () => {
     inbox.accepted.length = 0;
     const first = await notify('launch', '--limit', '1');
     expect(first.code, first.stderr).toBe(3); // two left to send
     expect(inbox.accepted).toHaveLength(1); // --limit 1, with two connections
     const sentFirst = inbox.accepted.map((a) => a.envelopeTo[0]);
     const leaving = preview.find((a) => !sentFirst.includes(a.envelopeTo[0]))!;
-    const response = await postOneClick(oneClickUrl(leaving));
+    const response = await postFromThePage(pageLink(leaving)!);
     expect(response.status).toBe(200);
+    expect(response.headers.get('access-control-allow-origin')).toBe('*');
     const resumed = await notify('launch');
     expect(resumed.code, resumed.stderr).toBe(0);
     expect(JSON.parse(resumed.stdout)).toMatchObject({ sentNow: 1, sent: 2, skipped: 1, leftToSend: 0 });
@@ -182,22 +199,28 @@ describe('notify, signed, with one-click unsubscribe', () => {
     expect(after.rows).toEqual([{ reason: 'erased' }]);
   });
 
-  it('gives the --to test message and the dry run a test link: the function refuses it (403) and stores nothing', async () => {
+  it('gives the --to test message and the preview test links: the function refuses them (403) and stores nothing', async () => {
     const before = (await db.owner.query('select * from private.do_not_email')).rows;
     inbox.accepted.length = 0;
     const test = await notify('test', '--to', 'me@product.example');
     expect(test.code, test.stderr).toBe(0);
-    const dry = await notify('test', '--dry-run');
-    expect(dry.code, dry.stderr).toBe(0);
-    const printed = /^List-Unsubscribe:\n <([^>]+)>/m.exec(dry.stdout)?.[1];
+    const file = join(mkdtempSync(join(tmpdir(), 'preview-')), 'preview.html');
+    const preview = await notify('test', '--preview', file);
+    expect(preview.code, preview.stderr).toBe(0);
+    const shown = /List-Unsubscribe:\n &#60;(.+?)&#62;/.exec(readFileSync(file, 'utf8'))?.[1];
     expect(inbox.accepted).toHaveLength(1);
-    for (const link of [oneClickUrl(inbox.accepted[0]), printed!]) {
-      const response = await postOneClick(link);
+    const links = [oneClickUrl(inbox.accepted[0]), shown!];
+    expect(links).toEqual([`${fn.url}?token=${TEST_TOKEN}`, `${fn.url}?token=${TEST_TOKEN}`]);
+    expect(pageLink(inbox.accepted[0])).toBe(`${SITE_URL}/unsubscribe#${TEST_TOKEN}`);
+    const answers = [
+      await postFromThePage(pageLink(inbox.accepted[0])!),
+      ...(await Promise.all(links.map((link) => postOneClick(link)))),
+    ];
+    for (const response of answers) {
       expect(response.status).toBe(403);
       expect(await response.text()).toMatch(
         /^This unsubscribe link is not valid \(altered, cut short, or a test message's\): nothing changed\./,
       );
-      expect(link).toBe(`${fn.url}?token=${TEST_TOKEN}`);
     }
     expect((await db.owner.query('select * from private.do_not_email')).rows).toEqual(before);
   });

@@ -1,7 +1,7 @@
 /**
  * The one-click unsubscribe Edge Function under Deno, against the throwaway PostgreSQL: a valid
- * token suppresses once; GET, altered, truncated, swapped and foreign tokens change nothing; its
- * role reads nothing of the list.
+ * token suppresses once; GET, altered, truncated, swapped and foreign tokens change nothing; any
+ * origin reads the answers (the site's page); its role reads nothing of the list.
  */
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
@@ -96,6 +96,27 @@ describe('the unsubscribe function', () => {
     expect(json.status).toBe(400);
     expect((await fetch(`${fn.url}?token=${token}`, { method: 'DELETE' })).status).toBe(405);
     expect(await doNotEmail()).toEqual(before);
+  });
+
+  it("lets the site's /unsubscribe page read each answer (CORS) and answers a preflight, which changes nothing", async () => {
+    const before = await doNotEmail();
+    const fromThePage = { origin: 'https://site.example' };
+    const preflight = await fetch(`${fn.url}?token=${await tokenFor(hashes[1])}`, {
+      method: 'OPTIONS',
+      headers: { ...fromThePage, 'access-control-request-method': 'POST' },
+    });
+    expect(preflight.status).toBe(204);
+    expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
+    expect(preflight.headers.get('access-control-allow-methods')).toBe('POST');
+    expect(await doNotEmail()).toEqual(before);
+    const refused = await fetch(`${fn.url}?token=not-a-token`, {
+      method: 'POST',
+      headers: { ...fromThePage, 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'List-Unsubscribe=One-Click',
+    });
+    expect([refused.status, refused.headers.get('access-control-allow-origin')]).toEqual([403, '*']);
+    const done = await oneClick(await tokenFor(hashes[0]));
+    expect([done.status, done.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
   });
 
   it('leaves a bounced entry as it is, and turns an erased one into an unsubscribe', async () => {

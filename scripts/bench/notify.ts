@@ -42,6 +42,7 @@ try {
     SMTP_URL: smtpUrl,
     WAITLIST_OWNER_KEY_FILE: keyFile,
     UNSUBSCRIBE_SECRET: randomBytes(32).toString('base64'),
+    VITE_SITE_URL: 'https://site.product.example', // the body's unsubscribe link
   });
   console.log(
     `notify of ${ADDRESSES.toLocaleString('en')} addresses, ${CONNECTIONS} SMTP connections, loopback smtp-server:`,

@@ -19,3 +19,6 @@ export const apiMocking = mockingOf(vars);
 /** Where the mock backend pretends Supabase lives. */
 export const MOCK_SUPABASE_URL = 'http://127.0.0.1:54321';
 export const MOCK_SUPABASE_KEY = 'mock-publishable-key';
+
+/** The Supabase the page talks to: the mock's on the dev server when mocking, else the configured one. */
+export const backendUrl = import.meta.env.DEV && apiMocking ? MOCK_SUPABASE_URL : supabaseUrl;

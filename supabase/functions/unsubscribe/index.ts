@@ -8,7 +8,15 @@ import { connection, openPool, unsubscribe } from './database.ts';
 import { onceLately } from './lately.ts';
 import { readToken, unsubscribeKey } from '../../../contracts/unsubscribe-token.ts';
 
-const TEXT = { 'content-type': 'text/plain; charset=utf-8', 'cache-control': 'no-store' };
+/**
+ * Any origin may read an answer (it carries no secret): the site's /unsubscribe page posts here, a
+ * CORS simple request (a form body, no custom header), and shows the answer.
+ */
+const TEXT = {
+  'content-type': 'text/plain; charset=utf-8',
+  'cache-control': 'no-store',
+  'access-control-allow-origin': '*',
+};
 const answer = (status: number, body: string, headers = {}) =>
   new Response(`${body}\n`, { status, headers: { ...TEXT, ...headers } });
 /** Seconds a 503 asks the sender to wait before trying again. */
@@ -38,6 +46,10 @@ async function isOneClick(request: Request): Promise<boolean> {
 
 export async function handle(request: Request): Promise<Response> {
   if (request.method === 'GET' || request.method === 'HEAD') return answer(200, HOW);
+  if (request.method === 'OPTIONS') {
+    const allowed = { 'access-control-allow-methods': 'POST', 'access-control-max-age': '86400' };
+    return new Response(null, { status: 204, headers: { ...TEXT, ...allowed } });
+  }
   if (request.method !== 'POST') return answer(405, `${request.method} is not answered here. ${HOW}`);
   if (!(await isOneClick(request))) {
     return answer(400, 'Not a one-click unsubscribe: the body must be List-Unsubscribe=One-Click (RFC 8058).');

@@ -1,0 +1,48 @@
+/** notify --to and --preview: one message made by message() as a send makes it, test links, recorded nowhere. */
+import { writeFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import nodemailer from 'nodemailer';
+import { out, say, UsageError } from '../terminal.ts';
+import type { Dkim } from './dkim.ts';
+import type { Letter } from './letter.ts';
+import type { Signing } from './sender-domain.ts';
+import { checkSmtp, escapeHtml, message, smtpTransport } from './smtp.ts';
+import { testLinks, type OneClick, type Unsubscribing } from './unsubscribe.ts';
+
+export type Sending = { letter: Letter; oneClick: OneClick; dkim?: Dkim; signing: Signing };
+
+export async function testMessage(sending: Omit<Sending, 'oneClick'>, urls: Unsubscribing, to: string): Promise<void> {
+  const transport = smtpTransport(1, sending.dkim);
+  try {
+    await checkSmtp(transport);
+    await transport.sendMail(message(sending.letter, to, testLinks(urls)));
+  } finally {
+    transport.close();
+  }
+  say(`Test message sent to ${to} (recorded nowhere).`);
+}
+
+/**
+ * The message as nodemailer renders it for sending, unsigned, as a page: its headers, its text
+ * part, its HTML part in a sandboxed frame (no script runs). Never over an existing file (it may
+ * be the letter itself).
+ */
+export async function preview(letter: Letter, urls: Unsubscribing, file: string): Promise<void> {
+  const mail = message(letter, 'recipient@example.com', testLinks(urls));
+  const render = nodemailer.createTransport({ streamTransport: true, buffer: true, newline: 'unix' });
+  const raw = (await render.sendMail(mail)).message.toString();
+  const page = [
+    `<!doctype html><meta charset="utf-8"><title>Preview: ${escapeHtml(mail.subject)}</title>`,
+    `<meta http-equiv="Content-Security-Policy" content="default-src 'none'; style-src 'unsafe-inline'; img-src https: data:">`,
+    '<style>body{font:1rem sans-serif;max-width:50rem;margin:auto}pre{white-space:pre-wrap}iframe{width:100%;height:30rem}</style>',
+    `<h1 id="subject">${escapeHtml(mail.subject)}</h1>\n<h2>Headers</h2>`,
+    `<pre id="headers">${escapeHtml(raw.slice(0, raw.indexOf('\n\n')))}</pre>\n<h2>Text part</h2>`,
+    `<pre id="text">${escapeHtml(mail.text)}</pre>`,
+    ...(mail.html ? [`<h2>HTML part</h2>\n<iframe id="html" sandbox srcdoc="${escapeHtml(mail.html)}"></iframe>`] : []),
+  ];
+  await writeFile(file, `${page.join('\n')}\n`, { flag: 'wx' }).catch((error: Error) => {
+    throw new UsageError(`Cannot write the preview to ${file}: ${error.message} (never over a file).`);
+  });
+  say('Preview written (test links; nothing sent). Open it in a browser:');
+  out(resolve(file));
+}
