@@ -27,7 +27,11 @@ export async function keyPair(passphrase?: string): Promise<{ privateKey: string
 /** Returns the owner's private key, armored, as `keys init` writes it to its file. */
 export async function sealList(owner: Client): Promise<string> {
   const { privateKey, publicKey } = await keyPair();
-  await owner.query('insert into private.key_holders (public_key) values ($1)', [Buffer.from(publicKey)]);
+  // private.owner_key on a database before 20261128120000_key_holders.sql (the old chain's, in a test).
+  const { rows } = await owner.query(
+    `select coalesce(to_regclass('private.key_holders')::text, 'private.owner_key') as t`,
+  );
+  await owner.query(`insert into ${rows[0].t} (public_key) values ($1)`, [Buffer.from(publicKey)]);
   await owner.query('select private.seal_pending()');
   return privateKey;
 }

@@ -21,7 +21,8 @@ import {
   type ConnectionInfo,
 } from '../harness/database';
 import { moveToBaseline } from '../../cli/baseline';
-import { migrate } from '../harness/migrations';
+import { BASELINE } from '../../cli/health/migrations';
+import { migrate, migrationFiles } from '../harness/migrations';
 import { CHAIN_2026_11_26 } from './chain';
 import { addressesIn, filesUnder } from './copies';
 
@@ -66,12 +67,14 @@ async function deployedBeforeSealing(info: ConnectionInfo, addresses: string[]):
   await owner.query('analyze').finally(() => owner.end());
 }
 
-/** `supabase db push` of the later migrations, the move, ANALYZE again, then `keys init` as the owner runs it. */
+/** `supabase db push` of the later migrations, the move, `db push` of the files after the baseline, ANALYZE again, then `keys init` as the owner runs it. */
 async function pushedAndSealed(info: ConnectionInfo) {
   await migrate(info, { files: CHAIN_2026_11_26.slice(SEALED), seed: false });
   const owner = await connect(info, 'postgres');
   await moveToBaseline(owner);
-  await owner.query('analyze').finally(() => owner.end());
+  await owner.end();
+  await migrate(info, { files: migrationFiles().slice(BASELINE.length), seed: false });
+  await connect(info, 'postgres').then((again) => again.query('analyze').finally(() => again.end()));
   return keysInit({ DATABASE_URL: ownerUrl(info) });
 }
 
