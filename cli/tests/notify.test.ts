@@ -28,7 +28,7 @@ describe('waitlist notify', () => {
     const before = inbox.accepted.length;
     const run = await waitlist(letterArgs('keyless'), { SMTP_URL: inbox.url, WAITLIST_OWNER_KEY_FILE: '' });
     expect(run).toMatchObject({ code: 2, stdout: '' });
-    expect(run.stderr).toContain("The list is sealed: notify needs the owner's private key.");
+    expect(run.stderr).toContain("The list is sealed: notify needs a holder's private key.");
     for (const email of await recipients(db.owner)) expect(run.stderr).not.toContain(email);
     expect(inbox.accepted.length).toBe(before);
   });
