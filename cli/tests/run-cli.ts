@@ -2,6 +2,9 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { TEST_PASSPHRASE } from '../../supabase/harness/sealed';
+
+export { TEST_PASSPHRASE };
 
 /** What `npm run waitlist` runs (package.json): the Node check, then the program, with the script's node flags. */
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
@@ -9,8 +12,6 @@ const SCRIPT: string = JSON.parse(readFileSync(new URL('../../package.json', imp
   .waitlist;
 export const NODE_FLAGS = SCRIPT.split(' ').filter((word) => word.startsWith('--'));
 
-/** The passphrase `keys init` protects its keys with in tests (the environment's way; never an argument). */
-export const TEST_PASSPHRASE = 'correct horse battery staple';
 
 export type Result = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 

@@ -24,14 +24,19 @@ export async function keyPair(passphrase?: string): Promise<{ privateKey: string
   return { privateKey: pair.privateKey, publicKey: (await openpgp.readKey({ armoredKey: pair.publicKey })).write() };
 }
 
-/** Returns the owner's private key, armored, as `keys init` writes it to its file. */
+/**
+ * Returns the owner's private key, armored, as `keys init` writes it to its file; its stored copy
+ * checked, as `keys check` records it.
+ */
 export async function sealList(owner: Client): Promise<string> {
   const { privateKey, publicKey } = await keyPair();
-  // private.owner_key on a database before 20261128120000_key_holders.sql (the old chain's, in a test).
-  const { rows } = await owner.query(
-    `select coalesce(to_regclass('private.key_holders')::text, 'private.owner_key') as t`,
+  const { rows } = await owner.query(`select to_regclass('private.key_holders') is not null as holders`);
+  await owner.query(
+    rows[0].holders
+      ? 'insert into private.key_holders (public_key, checked_at) values ($1, now())'
+      : 'insert into private.owner_key (public_key) values ($1)', // the old chain's (a test moves it)
+    [Buffer.from(publicKey)],
   );
-  await owner.query(`insert into ${rows[0].t} (public_key) values ($1)`, [Buffer.from(publicKey)]);
   await owner.query('select private.seal_pending()');
   return privateKey;
 }
@@ -45,6 +50,15 @@ export function ownerKeyFile(armored: string): string {
 }
 
 type Row = { id: string; email: string | null; hour_key_id: string | null; seal: Buffer | null };
+
+/** The passphrase the tests' `keys init` protects its keys with (given the CLI as the environment gives it). */
+export const TEST_PASSPHRASE = 'correct horse battery staple';
+
+/** An armored private key, opened with TEST_PASSPHRASE if it has one. */
+async function readOwnerKey(armored: string): Promise<openpgp.PrivateKey> {
+  const key = await openpgp.readPrivateKey({ armoredKey: armored });
+  return key.isDecrypted() ? key : openpgp.decryptKey({ privateKey: key, passphrase: TEST_PASSPHRASE });
+}
 
 /** An hour key unwrapped with the owner's private key. */
 async function hourKey(owner: Client, privateKey: openpgp.PrivateKey, id: string): Promise<Buffer> {
@@ -85,7 +99,7 @@ export async function storedAddresses(
      where $1::text is null or a.address_hash = private.address_hash($1) order by w.id`,
     [address ?? null],
   );
-  const privateKey = ownerKey ? await openpgp.readPrivateKey({ armoredKey: ownerKey }) : null;
+  const privateKey = ownerKey ? await readOwnerKey(ownerKey) : null;
   const keys = new Map<string, Buffer>();
   const opened = new Map<string, string>();
   for (const row of rows) {
