@@ -101,10 +101,7 @@ async function repairHistory(history: string[]): Promise<void> {
 
 export function baselineCommand(): Command {
   return new Command('baseline')
-    .description(
-      'Move a database migrated with the 16 migrations of 2026-11-26 onto the baseline: drop the hash ratchet, ' +
-        'rename, set every function and comment anew, then rewrite the migration history. Keeps every signup.',
-    )
+    .description('Move a database on the migrations of 2026-11-26 onto the baseline; keeps every signup.')
     .option('-y, --yes', 'do not ask (for scripts)')
     .action(async (options: { yes?: boolean }) => {
       const state = await withDatabase(stateOf);

@@ -6,10 +6,7 @@ import { json, out, say } from './terminal.ts';
 
 export function countCommand(): Command {
   return new Command('count')
-    .description(
-      'Print the number of addresses on the list (and, with --json, how many may be emailed); on stderr, ' +
-        'anything wrong with the sealing (not sealed yet, a stalled hour key, rows waiting to be sealed).',
-    )
+    .description('Print the number of addresses (--json: and how many may be emailed); sealing faults on stderr.')
     .option('--json', 'print {"addresses", "mayEmail", "sealing"} as JSON')
     .action(async (options: { json?: boolean }) => {
       const { counted, sealing } = await withDatabase(async (db) => {

@@ -5,10 +5,7 @@ import { json } from './terminal.ts';
 
 export function dailyCommand(): Command {
   return new Command('daily')
-    .description(
-      'Signups per UTC day, from the first signup to today, days without signups included: CSV (day,signups, ' +
-        'CRLF line ends like export), oldest first.',
-    )
+    .description('Signups per UTC day from the first signup to today, empty days too: CSV day,signups (CRLF).')
     .option('--json', 'print [{"day", "signups"}] as JSON')
     .action(async (options: { json?: boolean }) => {
       const days = await withDatabase(signupsPerDay);

@@ -32,10 +32,7 @@ function printRecords(domain: string, publicKey: string, { dkimSelector, spfIncl
 
 export function domainCommand(): Command {
   return new Command('domain')
-    .description(
-      "Set up the launch email's sending domain: makes a DKIM key (first run), prints the DNS records to add for " +
-        'DKIM, SPF and DMARC, and checks them as notify does (exit 1 while one is missing). Run it again once published.',
-    )
+    .description('Make a DKIM key (first run), print the DKIM, SPF and DMARC records to add, and check them.')
     .argument('<domain>', "the From address's domain, e.g. example.com")
     .option('--dkim-key <file>', 'the DKIM private key, made in a new file (readable by you only) if none', 'dkim.pem')
     .option('--dkim-selector <name>', "the DKIM key's selector: its record is <selector>._domainkey.<domain>", 'launch')
