@@ -4,8 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
-import { ok, setup, type Finding } from './finding.ts';
-import { APPLY_MIGRATIONS } from './fixes.ts';
+import { APPLY_MIGRATIONS, ok, setup, type Finding } from './finding.ts';
 
 const DIR = new URL('../../supabase/migrations/', import.meta.url);
 /** Every migration file, in order: the baseline's, then any later ones. */

@@ -40,9 +40,7 @@ describe('waitlist health, the database half', () => {
     expect(run.stdout).toContain(
       `PROBLEM origins: private.allowed_origins lists https://old-domain.example, not the site's ${stand.site.url}`,
     );
-    expect(run.stdout).toContain(
-      `Fix: psql "$DATABASE_URL" -c "insert into private.allowed_origins values ('${stand.site.url}')"`,
-    );
+    expect(run.stdout).toContain(`Fix: npm run waitlist -- origins add ${stand.site.url}`);
   });
 
   it('names origins when none is set, which lets any website sign its visitors up (exit 1)', async () => {
