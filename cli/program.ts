@@ -21,8 +21,9 @@ const program = new Command('waitlist')
   .exitOverride();
 
 /** `<name>Command` of each command's module, loaded only when it runs (or for --help): export loads no mailer. */
-const COMMANDS =
-  'count daily export erase suppress limits origins notify domain health keys baseline deploy setup'.split(' ');
+const COMMANDS = 'count export erase suppress limits origins notify domain health keys baseline deploy setup'.split(
+  ' ',
+);
 const load = async (name: string): Promise<Command> =>
   (await import(name === 'notify' ? './notify/command.ts' : `./${name}.ts`))[`${name}Command`]();
 // The global option takes no value: the first word not starting with - names the command.
