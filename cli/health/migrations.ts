@@ -20,7 +20,6 @@ export const CHAIN_2026_11_26 = [
   ...'20261125100200 20261125200000 20261126100000 20261126200000 20261126200100 20261126300000'.split(' '),
   ...'20261126300100 20261126400000 20261126500000 20261126600000'.split(' '),
 ];
-export const MOVE_TO_BASELINE = 'npm run waitlist -- baseline';
 const OBJECT =
   /^\s*create\s+(?:or\s+replace\s+)?(table|view|function|sequence)\s+(?:if\s+not\s+exists\s+)?(\w+\.\w+)/gim;
 
@@ -28,7 +27,7 @@ const onOldChain = (how: string) =>
   setup(
     'migrations',
     `The database is on the migrations this clone's baseline replaced (${how}).`,
-    `Move it onto the baseline: ${MOVE_TO_BASELINE} (docs/operations.md).`,
+    'Move it onto the baseline: npm run waitlist -- baseline (docs/operations.md).',
   );
 const notApplied = (files: string[], how: string) =>
   setup('migrations', `Not applied (${how}): ${files.join(', ')}.`, `Apply them from this clone: ${APPLY_MIGRATIONS}`);
