@@ -60,12 +60,7 @@ export function domainCommand(): Command {
       const result = await reportSenderDomain(domain, signing, options.dnsServer);
       // A record whose lookup failed may exist: only those found missing are printed.
       const missing = result.checks.filter((c) => !c.ok && c.record !== 'MX' && !/^The lookup failed/.test(c.says));
-      if (missing.length)
-        printRecords(
-          domain,
-          publicKeyOf(privateKey),
-          options,
-          missing.map((c) => c.record),
-        );
+      const records = missing.map((c) => c.record);
+      if (records.length) printRecords(domain, publicKeyOf(privateKey), options, records);
     });
 }
