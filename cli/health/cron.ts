@@ -48,7 +48,9 @@ type Row = {
   age_seconds: number | null;
 };
 
-function judge(job: Job, row: Row | undefined): Finding {
+/** A job's finding, from its row among `rows` (none: not scheduled). */
+function judge(job: Job, rows: Row[]): Finding {
+  const row = rows.find(({ jobname }) => jobname === job.name);
   const [age, ago] = [row?.age_seconds ?? null, duration(row?.age_seconds ?? null)];
   const runs =
     'Look at its runs: select status, return_message, start_time from cron.job_run_details ' +
@@ -102,10 +104,5 @@ export async function checkCron(db: pg.Client): Promise<Finding[]> {
      where j.jobname = any($1)`,
     [JOBS.map((job) => job.name)],
   );
-  return JOBS.map((job) =>
-    judge(
-      job,
-      rows.find((row) => row.jobname === job.name),
-    ),
-  );
+  return JOBS.map((job) => judge(job, rows));
 }
