@@ -52,13 +52,9 @@ async function byHistory(db: pg.Client): Promise<Finding> {
 }
 
 async function byObjects(db: pg.Client): Promise<Finding> {
-  const expected = MIGRATIONS.flatMap((file) =>
-    [...readFileSync(migrationPath(file), 'utf8').matchAll(OBJECT)].map(([, kind, name]) => ({
-      file,
-      kind: kind.toLowerCase(),
-      name: name.toLowerCase(),
-    })),
-  );
+  const text = (file: string) => readFileSync(migrationPath(file), 'utf8').toLowerCase();
+  const objects = (file: string) => [...text(file).matchAll(OBJECT)].map(([, kind, name]) => ({ file, kind, name }));
+  const expected = MIGRATIONS.flatMap(objects);
   const { rows } = await db.query<{ i: number }>(
     `select o.i from unnest($1::text[], $2::text[]) with ordinality as o(kind, name, i)
      where not case o.kind
