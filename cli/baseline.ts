@@ -14,6 +14,7 @@ import { Command } from 'commander';
 import type pg from 'pg';
 import { databaseConfig, longQuery, withDatabase } from './connect/database.ts';
 import { plural } from './health/finding.ts';
+import { inTransaction } from './list/signups.ts';
 import { BASELINE, CHAIN_2026_11_26, MIGRATIONS, migrationPath } from './health/migrations.ts';
 import { confirm, say, UsageError } from './terminal.ts';
 
@@ -48,14 +49,9 @@ async function stateOf(db: pg.Client) {
 /** The clean-up and every baseline file, in one transaction. */
 export async function moveToBaseline(db: pg.Client): Promise<void> {
   const files = [CLEAN_UP, ...BASELINE_FILES.map(migrationPath)];
-  await db.query('begin');
-  try {
+  await inTransaction(db, async () => {
     for (const file of files) await db.query(longQuery(readFileSync(file, 'utf8')));
-    await db.query('commit');
-  } catch (error) {
-    await db.query('rollback');
-    throw error;
-  }
+  });
 }
 
 /** The CLI's URL: the endpoint and TLS of the commands' own connection; the password goes in PGPASSWORD. */
@@ -105,10 +101,7 @@ async function repairHistory(history: string[]): Promise<void> {
 
 export function baselineCommand(): Command {
   return new Command('baseline')
-    .description(
-      'Move a database migrated with the 16 migrations of 2026-11-26 onto the baseline: drop the hash ratchet, ' +
-        'rename, set every function and comment anew, then rewrite the migration history. Keeps every signup.',
-    )
+    .description('Move a database on the migrations of 2026-11-26 onto the baseline; keeps every signup.')
     .option('-y, --yes', 'do not ask (for scripts)')
     .action(async (options: { yes?: boolean }) => {
       const state = await withDatabase(stateOf);

@@ -108,10 +108,7 @@ async function deploy({ project, preview, outDir }: Options): Promise<void> {
 
 export function deployCommand(): Command {
   return new Command('deploy')
-    .description(
-      'Build the site and deploy it to Cloudflare Pages (creating the project on first use), attach the domain of ' +
-        "VITE_SITE_URL, allow the site's origins, then run health. Needs CLOUDFLARE_API_TOKEN and CLOUDFLARE_ACCOUNT_ID.",
-    )
+    .description("Build, deploy to Cloudflare Pages, attach VITE_SITE_URL's domain, allow its origins, run health.")
     .option('--project <name>', 'the Cloudflare Pages project', 'coming-soon')
     .option('--preview <name>', "deploy a preview named <name>, built against .env.preview.local's Supabase project")
     .option('--out-dir <dir>', 'where the build goes', 'dist')

@@ -32,10 +32,7 @@ function printRecords(domain: string, publicKey: string, { dkimSelector, spfIncl
 
 export function domainCommand(): Command {
   return new Command('domain')
-    .description(
-      "Set up the launch email's sending domain: makes a DKIM key (first run), prints the DNS records to add for " +
-        'DKIM, SPF and DMARC, and checks them as notify does (exit 1 while one is missing). Run it again once published.',
-    )
+    .description('Make a DKIM key (first run), print the DKIM, SPF and DMARC records to add, and check them.')
     .argument('<domain>', "the From address's domain, e.g. example.com")
     .option('--dkim-key <file>', 'the DKIM private key, made in a new file (readable by you only) if none', 'dkim.pem')
     .option('--dkim-selector <name>', "the DKIM key's selector: its record is <selector>._domainkey.<domain>", 'launch')
@@ -63,12 +60,7 @@ export function domainCommand(): Command {
       const result = await reportSenderDomain(domain, signing, options.dnsServer);
       // A record whose lookup failed may exist: only those found missing are printed.
       const missing = result.checks.filter((c) => !c.ok && c.record !== 'MX' && !/^The lookup failed/.test(c.says));
-      if (missing.length)
-        printRecords(
-          domain,
-          publicKeyOf(privateKey),
-          options,
-          missing.map((c) => c.record),
-        );
+      const records = missing.map((c) => c.record);
+      if (records.length) printRecords(domain, publicKeyOf(privateKey), options, records);
     });
 }

@@ -15,10 +15,7 @@ const BY_HAND = [
 
 export function eraseCommand(): Command {
   return new Command('erase')
-    .description(
-      'Erase one address (a data-subject erasure request): in any letter case or Unicode form, from everywhere ' +
-        'it is stored. Only a keyed hash stays, on the do-not-email list, so no later send or export reaches it.',
-    )
+    .description('Erase an address, in any letter case or Unicode form; its keyed hash stays on the do-not-email list.')
     .argument('<address>', 'the address to erase (one starting with - goes after --)')
     .option('-y, --yes', 'do not ask (for scripts)')
     .option('--json', 'print what was removed as JSON')

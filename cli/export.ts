@@ -63,10 +63,8 @@ async function exportTo(to: Writable, all: boolean, spreadsheet: boolean): Promi
 export function exportCommand(): Command {
   return new Command('export')
     .description(
-      'Write every address as CSV (RFC 4180, header email,signed_up_at in UTC ISO 8601) to stdout, oldest first, ' +
-        'each address byte for byte as signed up. Addresses on the do-not-email list are left out. Once the list ' +
-        "is sealed, needs the owner's private key (WAITLIST_OWNER_KEY_FILE or WAITLIST_OWNER_KEY_COMMAND, or its " +
-        'file named on a terminal).',
+      'Write the list as CSV (email,signed_up_at in UTC, oldest first), less the do-not-email list. A sealed list ' +
+        "needs the owner's key (WAITLIST_OWNER_KEY_FILE or WAITLIST_OWNER_KEY_COMMAND, or its file on a terminal).",
     )
     .option('--all', 'include the addresses on the do-not-email list')
     .addOption(

@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { withDatabase } from './connect/database.ts';
-import { allowedOrigins, limits, setLimit, type Limit } from './guard.ts';
+import { limits, setLimit, type Limit } from './guard.ts';
 import { confirm, wholeNumber, json, out, say, UsageError } from './terminal.ts';
 
 type Options = { per10Minutes?: number; perDay?: number; json?: boolean; yes?: boolean };
@@ -42,27 +42,21 @@ async function change(scope: string, options: Options): Promise<void> {
 export function limitsCommand(): Command {
   return new Command('limits')
     .description(
-      "Show the abuse guard's limits and the allowed origins; with a SCOPE and an option, change one (health checks its pg_cron jobs).",
+      "Show the abuse guard's limits (its allowed origins: origins list); with a SCOPE and an option, change one.",
     )
     .argument('[scope]', 'the scope to change, e.g. ipv4')
     .option('--per-10-minutes <n>', 'signups per network per 10-minute slot', wholeNumber)
     .option('--per-day <n>', 'signups per network per UTC day', wholeNumber)
     .option('-y, --yes', 'apply a limit of 0, or a day limit below the 10-minute one, without asking')
-    .option('--json', 'print {"limits", "allowedOrigins"} as JSON')
+    .option('--json', 'print {"limits"} as JSON')
     .action(async (scope: string | undefined, options: Options) => {
       const changing = options.per10Minutes !== undefined || options.perDay !== undefined;
       if (changing && !scope) throw new UsageError('Name the scope to change, e.g. limits ipv4 --per-day 2000.');
       if (scope && !changing) throw new UsageError(`Give --per-10-minutes and/or --per-day for ${scope}.`);
       if (scope) await change(scope, options);
-      const shown = await withDatabase(async (db) => ({ limits: await limits(db), origins: await allowedOrigins(db) }));
-      if (options.json) {
-        json({ limits: shown.limits, allowedOrigins: shown.origins });
-        return;
-      }
-      const rows = shown.limits.map((l) => [l.scope, String(l.per_10_minutes), String(l.per_day), l.applies_to]);
-      table(['scope', 'per 10 minutes', 'per day', 'applies to'], rows);
-      out();
-      out('allowed origins');
-      for (const origin of shown.origins.length ? shown.origins : ['(every origin: the list is empty)']) out(origin);
+      const shown = await withDatabase(limits);
+      const rows = shown.map((l) => [l.scope, String(l.per_10_minutes), String(l.per_day), l.applies_to]);
+      if (options.json) json({ limits: shown });
+      else table(['scope', 'per 10 minutes', 'per day', 'applies to'], rows);
     });
 }

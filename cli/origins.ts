@@ -35,10 +35,7 @@ function changeOrigin(given: string, change: typeof addOrigin) {
 export function originsCommand(): Command {
   const command = new Command('origins')
     .exitOverride()
-    .description(
-      "The origins whose pages may sign up (the abuse guard's allowed origins). While none is listed, every " +
-        'origin may; once one is, a browser on any other origin is refused (403).',
-    );
+    .description('The origins whose pages may sign up: while none is listed, every origin; else those alone.');
   command
     .command('list')
     .description('Print the allowed origins, one per line.')

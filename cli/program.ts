@@ -20,27 +20,16 @@ const program = new Command('waitlist')
   .hook('preAction', (_program, action) => void skipTlsVerify(Boolean(action.optsWithGlobals().insecureSkipTlsVerify)))
   .exitOverride();
 
-/** Each command's module, loaded only when it runs (or for --help): an export loads no mailer and no OpenPGP. */
-const COMMANDS: Record<string, () => Promise<Command>> = {
-  count: async () => (await import('./count.ts')).countCommand(),
-  daily: async () => (await import('./daily.ts')).dailyCommand(),
-  export: async () => (await import('./export.ts')).exportCommand(),
-  erase: async () => (await import('./erase.ts')).eraseCommand(),
-  suppress: async () => (await import('./suppress.ts')).suppressCommand(),
-  limits: async () => (await import('./limits.ts')).limitsCommand(),
-  origins: async () => (await import('./origins.ts')).originsCommand(),
-  notify: async () => (await import('./notify/command.ts')).notifyCommand(),
-  domain: async () => (await import('./domain.ts')).domainCommand(),
-  health: async () => (await import('./health.ts')).healthCommand(),
-  keys: async () => (await import('./keys.ts')).keysCommand(),
-  baseline: async () => (await import('./baseline.ts')).baselineCommand(),
-  deploy: async () => (await import('./deploy.ts')).deployCommand(),
-  setup: async () => (await import('./setup.ts')).setupCommand(),
-};
+/** `<name>Command` of each command's module, loaded only when it runs (or for --help): export loads no mailer. */
+const COMMANDS = 'count export erase suppress limits origins notify domain health keys baseline deploy setup'.split(
+  ' ',
+);
+const load = async (name: string): Promise<Command> =>
+  (await import(name === 'notify' ? './notify/command.ts' : `./${name}.ts`))[`${name}Command`]();
 // The global option takes no value: the first word not starting with - names the command.
 const named = process.argv.slice(2).find((word) => !word.startsWith('-'));
-for (const name of named && Object.hasOwn(COMMANDS, named) ? [named] : Object.keys(COMMANDS)) {
-  program.addCommand((await COMMANDS[name]()).exitOverride());
+for (const name of named && COMMANDS.includes(named) ? [named] : COMMANDS) {
+  program.addCommand((await load(name)).exitOverride());
 }
 
 try {

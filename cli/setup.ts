@@ -176,10 +176,7 @@ async function run(options: Options): Promise<void> {
 
 export function setupCommand(): Command {
   return new Command('setup')
-    .description(
-      'Take a new Supabase project to a ready list (docs/operations.md, "Going live"). Needs SUPABASE_ACCESS_TOKEN; ' +
-        'asks for the database password (or SUPABASE_DB_PASSWORD). Each step: done, changed or failed; safe to rerun.',
-    )
+    .description('Take a new Supabase project to a ready list (docs/operations.md, "Going live"); safe to rerun.')
     .option('--project-ref <ref>', 'the project (https://<ref>.supabase.co); else SUPABASE_PROJECT_REF')
     .requiredOption('--site <origin>', "the site's address, e.g. https://waitlist.pages.dev", process.env.VITE_SITE_URL)
     .option('--domain <domain>', 'a custom domain it is served on too: allowed as well, and the site URL of the build')

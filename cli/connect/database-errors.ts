@@ -6,13 +6,8 @@ import { CONNECT_TIMEOUT_MS, QUERY_TIMEOUT_MS } from './database.ts';
 export const APPLY_MIGRATIONS = 'npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL" --yes';
 
 const UNVERIFIED = new Set([
-  'SELF_SIGNED_CERT_IN_CHAIN',
-  'DEPTH_ZERO_SELF_SIGNED_CERT',
-  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
-  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
-  'UNABLE_TO_GET_ISSUER_CERT',
-  'CERT_HAS_EXPIRED',
-  'CERT_UNTRUSTED',
+  ...'SELF_SIGNED_CERT_IN_CHAIN DEPTH_ZERO_SELF_SIGNED_CERT UNABLE_TO_VERIFY_LEAF_SIGNATURE CERT_UNTRUSTED'.split(' '),
+  ...'UNABLE_TO_GET_ISSUER_CERT_LOCALLY UNABLE_TO_GET_ISSUER_CERT CERT_HAS_EXPIRED'.split(' '),
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 /** undefined_table, invalid_schema_name, undefined_function: the project's migrations are missing. */

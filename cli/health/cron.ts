@@ -13,7 +13,7 @@ const JOBS = [
     does: "deletes the guard's expired counters and secrets, and prepares today's and tomorrow's secrets",
     runs: 'every minute',
     staleAfterSeconds: 5 * 60,
-    mustHaveRun: true,
+    mustHaveRun: true, // the others may not have run yet on a young project (a day, an hour, a minute)
   },
   {
     name: 'waitlist-purge-job-history',
@@ -21,7 +21,6 @@ const JOBS = [
     does: "deletes the waitlist jobs' run history older than a day",
     runs: 'daily at 03:30 UTC',
     staleAfterSeconds: 25 * 3600,
-    mustHaveRun: false, // a project younger than a day may not have had its first run yet
   },
   {
     name: 'waitlist-seal-pending',
@@ -29,7 +28,6 @@ const JOBS = [
     does: 'seals signups restored with the triggers off',
     runs: 'hourly at minute 5',
     staleAfterSeconds: 2 * 3600,
-    mustHaveRun: false,
   },
   {
     name: 'waitlist-seal-hour-keys',
@@ -37,7 +35,6 @@ const JOBS = [
     does: "empties the clear-key tables of past hours, so the database holds only the current hour's key",
     runs: 'every minute',
     staleAfterSeconds: 15 * 60,
-    mustHaveRun: false, // a project younger than a minute
   },
 ];
 
@@ -51,41 +48,26 @@ type Row = {
   age_seconds: number | null;
 };
 
-const lookAtRuns = (row: Row) =>
-  `Look at its runs: select status, return_message, start_time from cron.job_run_details where jobid = ${row.jobid} order by start_time desc limit 5;`;
-
-function judge(job: Job, row: Row | undefined): Finding {
-  const what = `It ${job.does}, ${job.runs}.`;
-  if (!row)
-    return problem(
-      job.name,
-      `Not scheduled. ${what}`,
-      `Run its cron.schedule(...) line from ${job.scheduledBy} in the SQL editor.`,
-    );
-  if (!row.active)
-    return problem(
-      job.name,
-      `Stopped (cron.job.active is false). ${what}`,
-      `select cron.alter_job(${row.jobid}, active := true);`,
-    );
-  if (row.status === 'failed')
-    return problem(
-      job.name,
-      `Its last run, ${duration(row.age_seconds)} ago, failed: ${row.return_message}. ${what}`,
-      lookAtRuns(row),
-    );
-  if (row.age_seconds === null) {
-    if (!job.mustHaveRun) return ok(job.name, `Active; no run recorded yet (it runs ${job.runs}).`);
-    return problem(job.name, `No run recorded: pg_cron is not running it. ${what}`, lookAtRuns(row));
-  }
-  if (row.age_seconds > job.staleAfterSeconds) {
-    return problem(
-      job.name,
-      `Its last run was ${duration(row.age_seconds)} ago; it should run ${job.runs}. ${what}`,
-      lookAtRuns(row),
-    );
-  }
-  return ok(job.name, `Last run ${duration(row.age_seconds)} ago, succeeded.`);
+/** A job's finding, from its row among `rows` (none: not scheduled). */
+function judge(job: Job, rows: Row[]): Finding {
+  const row = rows.find(({ jobname }) => jobname === job.name);
+  const [age, ago] = [row?.age_seconds ?? null, duration(row?.age_seconds ?? null)];
+  const runs =
+    'Look at its runs: select status, return_message, start_time from cron.job_run_details ' +
+    `where jobid = ${row?.jobid} order by start_time desc limit 5;`;
+  const faults: [boolean, string, string][] = [
+    [!row, 'Not scheduled.', `Run its cron.schedule(...) line from ${job.scheduledBy} in the SQL editor.`],
+    [!row?.active, 'Stopped (cron.job.active is false).', `select cron.alter_job(${row?.jobid}, active := true);`],
+    [row?.status === 'failed', `Its last run, ${ago} ago, failed: ${row?.return_message}.`, runs],
+    [age === null && job.mustHaveRun === true, 'No run recorded: pg_cron is not running it.', runs],
+    [age !== null && age > job.staleAfterSeconds, `Its last run was ${ago} ago; it should run ${job.runs}.`, runs],
+  ];
+  const [, says, fix] = faults.find(([applies]) => applies) ?? [];
+  if (says) return problem(job.name, `${says} It ${job.does}, ${job.runs}.`, fix!);
+  return ok(
+    job.name,
+    age === null ? `Active; no run recorded yet (it runs ${job.runs}).` : `Last run ${ago} ago, succeeded.`,
+  );
 }
 
 export async function checkCron(db: pg.Client): Promise<Finding[]> {
@@ -122,10 +104,5 @@ export async function checkCron(db: pg.Client): Promise<Finding[]> {
      where j.jobname = any($1)`,
     [JOBS.map((job) => job.name)],
   );
-  return JOBS.map((job) =>
-    judge(
-      job,
-      rows.find((row) => row.jobname === job.name),
-    ),
-  );
+  return JOBS.map((job) => judge(job, rows));
 }

@@ -4,15 +4,11 @@
  * path and adds nothing. And a read of the list with the same public key, which must be refused.
  */
 import { randomUUID } from 'node:crypto';
-import { ok, problem, skipped, type Finding } from './finding.ts';
-import { allowOrigin, APPLY_MIGRATIONS, RESTORE_PROJECT } from './fixes.ts';
+import { allowOrigin, APPLY_MIGRATIONS, ok, problem, RESTORE_PROJECT, skipped, type Finding } from './finding.ts';
 import { parsed, request, whatItSaid, type Answer } from './http.ts';
 import type { Settings } from './settings.ts';
 
 const CHECK = 'data API';
-
-/** Random, so never a listed address, and without "@", so never a valid one. */
-export const probeAddress = () => `waitlist-health-check-${randomUUID()}`;
 
 /** What the data API's answer to the probe says about the list. */
 export function judgeAnswer(answer: Answer, { site, api }: Settings): Finding {
@@ -132,7 +128,7 @@ export async function checkDataApi({ site, api, key }: Settings, seconds: number
   const headers = { apikey: key, authorization: `Bearer ${key}` };
   // The probe as supabase-js sends the page's insert (docs/data-api.md), from the page's origin;
   // the read as anyone holding the public key could send it.
-  const body = JSON.stringify({ email: probeAddress() });
+  const body = JSON.stringify({ email: `waitlist-health-check-${randomUUID()}` }); // random, no "@": never valid
   const prefer = { 'content-type': 'application/json', prefer: 'return=minimal', origin: site };
   const [probe, read] = await Promise.all([
     request(list, { method: 'POST', headers: { ...headers, ...prefer }, body }, seconds),

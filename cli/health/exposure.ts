@@ -150,11 +150,10 @@ async function roleFindings(db: pg.Client): Promise<Finding[]> {
     [EXPOSED_SCHEMAS],
   );
   const { rows: roles } = await db.query<{ role: string; power: string }>(
-    `select r.rolname as role, 'is a superuser' as power from pg_catalog.pg_roles r
-     where r.rolname in ('anon', 'authenticated') and r.rolsuper
-     union all
-     select r.rolname, 'bypasses row-level security' from pg_catalog.pg_roles r
-     where r.rolname in ('anon', 'authenticated') and r.rolbypassrls
+    `select r.rolname as role, p.power from pg_catalog.pg_roles r
+     cross join lateral (values (r.rolsuper, 'is a superuser'),
+                                (r.rolbypassrls, 'bypasses row-level security')) p(has, power)
+     where r.rolname in ('anon', 'authenticated') and p.has
      union all
      select m.rolname, 'is a member of ' || g.rolname from pg_catalog.pg_auth_members a
      join pg_catalog.pg_roles m on m.oid = a.member join pg_catalog.pg_roles g on g.oid = a.roleid

@@ -4,6 +4,8 @@
  */
 import { EXIT, json, out } from '../terminal.ts';
 
+export { APPLY_MIGRATIONS } from '../connect/database-errors.ts';
+
 export type Outcome = 'ok' | 'skipped' | 'problem' | 'setup';
 export type Finding = { check: string; outcome: Outcome; says: string; fix?: string };
 
@@ -13,6 +15,13 @@ const fault =
   (outcome: Outcome) =>
   (check: string, says: string, fix: string): Finding => ({ check, outcome, says, fix });
 export const [problem, setup] = [fault('problem'), fault('setup')];
+
+/** Fixes more than one check names. */
+export const RESTORE_PROJECT =
+  'Open the project in the Supabase dashboard: if it says paused (a Free-plan project is paused after 7 days ' +
+  "without activity), restore it there; otherwise see status.supabase.com and the project's logs. " +
+  'docs/operations.md, "Is the list taking signups?".';
+export const allowOrigin = (site: string) => `npm run waitlist -- origins add ${site}`;
 
 export function exitCode(findings: Finding[]): number {
   if (findings.some((f) => f.outcome === 'setup')) return EXIT.usage;

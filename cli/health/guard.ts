@@ -1,7 +1,6 @@
 /** The abuse guard's settings and its promise to forget (supabase/security.md), read as the owner. */
 import type pg from 'pg';
-import { duration, ok, plural, problem, type Finding } from './finding.ts';
-import { allowOrigin } from './fixes.ts';
+import { allowOrigin, duration, ok, plural, problem, type Finding } from './finding.ts';
 import { allowedOrigins, limits } from '../guard.ts';
 
 /** The scopes supabase/migrations/*_signup_guard.sql limits; a scope without a row is not limited. */
@@ -9,20 +8,12 @@ const SCOPES = ['ipv4', 'ipv6/64', 'ipv6/48', 'unknown', 'all'];
 /** The upkeep job deletes a counter at its first run (every minute) after the slot ends. */
 const GRACE = '2 minutes';
 
+/** Whether any are listed; that the site's own origin is among them, the data API's probe proves (PT403). */
 export async function checkOrigins(db: pg.Client, site: string | undefined): Promise<Finding> {
   const listed = await allowedOrigins(db);
-  const fix = allowOrigin(site ?? 'https://your.site');
-  if (!listed.length) {
-    return problem('origins', 'private.allowed_origins is empty: any website may make its visitors sign up.', fix);
-  }
-  if (site && !listed.includes(site)) {
-    return problem(
-      'origins',
-      `private.allowed_origins lists ${listed.join(', ')}, not the site's ${site}: every signup from the page is refused (403).`,
-      fix,
-    );
-  }
-  return ok('origins', `private.allowed_origins lists ${listed.join(', ')}.`);
+  if (listed.length) return ok('origins', `private.allowed_origins lists ${listed.join(', ')}.`);
+  const says = 'private.allowed_origins is empty: any website may make its visitors sign up.';
+  return problem('origins', says, allowOrigin(site ?? 'https://your.site'));
 }
 
 export async function checkLimits(db: pg.Client): Promise<Finding> {

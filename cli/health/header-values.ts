@@ -4,10 +4,7 @@ const YEAR = 31_536_000;
 const PRIVATE_REFERRERS = ['no-referrer', 'same-origin', 'strict-origin', 'strict-origin-when-cross-origin'];
 const KNOWN_REFERRERS = [
   ...PRIVATE_REFERRERS,
-  'no-referrer-when-downgrade',
-  'origin',
-  'origin-when-cross-origin',
-  'unsafe-url',
+  ...'no-referrer-when-downgrade origin origin-when-cross-origin unsafe-url'.split(' '),
 ];
 
 /** A policy's directives, name → sources; the first of a repeated name counts, as in browsers. */
@@ -64,23 +61,16 @@ export function headerWeaknesses(headers: Headers): string[] {
   // As browsers read them: nosniff the first value; the last referrer policy they know; one framing value.
   const referrer = values(headers, 'referrer-policy').findLast((value) => KNOWN_REFERRERS.includes(value)) ?? '';
   const framing = new Set(values(headers, 'x-frame-options'));
+  const first = (name: string) => values(headers, name)[0];
   const judged: [name: string, weak: boolean, says: string][] = [
     ['strict-transport-security', maxAge < YEAR, 'keeps HTTPS for less than a year'],
-    ['x-content-type-options', values(headers, 'x-content-type-options')[0] !== 'nosniff', 'is not nosniff'],
+    ['x-content-type-options', first('x-content-type-options') !== 'nosniff', 'is not nosniff'],
     ['referrer-policy', !PRIVATE_REFERRERS.includes(referrer), 'is weaker than strict-origin-when-cross-origin'],
-    [
-      'x-frame-options',
-      framing.size !== 1 || !(framing.has('deny') || framing.has('sameorigin')),
-      'lets other sites frame the page',
-    ],
-    [
-      'cross-origin-opener-policy',
-      values(headers, 'cross-origin-opener-policy')[0] !== 'same-origin',
-      'is not same-origin',
-    ],
+    ['x-frame-options', !['deny', 'sameorigin'].includes([...framing].join()), 'lets other sites frame the page'],
+    ['cross-origin-opener-policy', first('cross-origin-opener-policy') !== 'same-origin', 'is not same-origin'],
     [
       'cross-origin-resource-policy',
-      !['same-origin', 'same-site'].includes(values(headers, 'cross-origin-resource-policy')[0]),
+      !/^same-(origin|site)$/.test(first('cross-origin-resource-policy')),
       'lets any site embed its files',
     ],
   ];

@@ -2,21 +2,15 @@
 
 export type Answer = { status: number; headers: Headers; body: string } | { failure: string; timedOut: boolean };
 
-function failure(error: unknown, seconds: number): Answer {
-  if (error instanceof DOMException && error.name === 'TimeoutError') {
-    return { failure: `did not answer within ${seconds} s`, timedOut: true };
-  }
-  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
-  const why = cause?.message ?? (error instanceof Error ? error.message : String(error));
-  return { failure: `could not be reached (${why})`, timedOut: false };
-}
-
 export async function request(url: string, init: RequestInit, seconds: number): Promise<Answer> {
   try {
     const response = await fetch(url, { ...init, signal: AbortSignal.timeout(seconds * 1000) });
     return { status: response.status, headers: response.headers, body: await response.text() };
   } catch (error) {
-    return failure(error, seconds);
+    if (error instanceof DOMException && error.name === 'TimeoutError')
+      return { failure: `did not answer within ${seconds} s`, timedOut: true };
+    const why = (error as { cause?: Error }).cause?.message ?? (error as Error).message ?? String(error);
+    return { failure: `could not be reached (${why})`, timedOut: false };
   }
 }
 

@@ -72,13 +72,9 @@ function risksOf(session: Session): Risk[] {
   // 'mod' covers the owner's DELETE and INSERT, not PostgREST's insert (a SELECT over a
   // data-modifying WITH: tests/logging-settings.test.ts shows both).
   const statement = get('log_statement');
-  if (statement?.value === 'all' || (statement?.value === 'mod' && session.owner)) {
-    logged(
-      statement,
-      `logs every statement${statement.value === 'mod' ? ' that writes' : ''}`,
-      "set it to 'ddl' or 'none'",
-    );
-  }
+  const writes = statement?.value === 'mod' ? ' that writes' : '';
+  if (statement?.value === 'all' || (writes && session.owner))
+    logged(statement, `logs every statement${writes}`, "set it to 'ddl' or 'none'");
   const slow = get('log_min_duration_statement');
   if (!off(slow?.value)) logged(slow, 'logs each statement slower than that', 'set it to -1');
   const sampled = get('log_min_duration_sample');

@@ -4,8 +4,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
-import { ok, setup, type Finding } from './finding.ts';
-import { APPLY_MIGRATIONS } from './fixes.ts';
+import { APPLY_MIGRATIONS, ok, setup, type Finding } from './finding.ts';
 
 const DIR = new URL('../../supabase/migrations/', import.meta.url);
 /** Every migration file, in order: the baseline's, then any later ones. */
@@ -21,7 +20,6 @@ export const CHAIN_2026_11_26 = [
   ...'20261125100200 20261125200000 20261126100000 20261126200000 20261126200100 20261126300000'.split(' '),
   ...'20261126300100 20261126400000 20261126500000 20261126600000'.split(' '),
 ];
-export const MOVE_TO_BASELINE = 'npm run waitlist -- baseline';
 const OBJECT =
   /^\s*create\s+(?:or\s+replace\s+)?(table|view|function|sequence)\s+(?:if\s+not\s+exists\s+)?(\w+\.\w+)/gim;
 /** A table a later file renames (private.owner_key, by 20261128120000_key_holders.sql) is no longer expected. */
@@ -32,7 +30,7 @@ const onOldChain = (how: string) =>
   setup(
     'migrations',
     `The database is on the migrations this clone's baseline replaced (${how}).`,
-    `Move it onto the baseline: ${MOVE_TO_BASELINE} (docs/operations.md).`,
+    'Move it onto the baseline: npm run waitlist -- baseline (docs/operations.md).',
   );
 const notApplied = (files: string[], how: string) =>
   setup('migrations', `Not applied (${how}): ${files.join(', ')}.`, `Apply them from this clone: ${APPLY_MIGRATIONS}`);
@@ -57,10 +55,10 @@ async function byHistory(db: pg.Client): Promise<Finding> {
 }
 
 async function byObjects(db: pg.Client): Promise<Finding> {
-  const texts = MIGRATIONS.map((file) => readFileSync(migrationPath(file), 'utf8'));
+  const texts = MIGRATIONS.map((file) => readFileSync(migrationPath(file), 'utf8').toLowerCase());
   const expected = MIGRATIONS.flatMap((file, i) =>
     [...texts[i].matchAll(OBJECT)]
-      .map(([, kind, name]) => ({ file, kind: kind.toLowerCase(), name: name.toLowerCase() }))
+      .map(([, kind, name]) => ({ file, kind, name }))
       .filter(({ name }) => !texts.slice(i + 1).some((later) => renamedIn(later, name))),
   );
   const { rows } = await db.query<{ i: number }>(

@@ -5,40 +5,24 @@
 import { publishableKeyOf } from '../../contracts/publishable-key.ts';
 import { setup, type Finding } from './finding.ts';
 
-export type Settings = {
-  /** The deployed site's origin, VITE_SITE_URL: the page, and the Origin its signups carry. */
-  site: string;
-  /** The Supabase project's origin, VITE_SUPABASE_URL. */
-  api: string;
-  /** The publishable (or legacy anon) key the page sends. */
-  key: string;
-};
+/** site: VITE_SITE_URL's origin (the page, and its signups' Origin); api: VITE_SUPABASE_URL's; key: the page's. */
+export type Settings = { site: string; api: string; key: string };
 
 /** The origin of an http(s) URL, or undefined. */
-function originOf(value: string): string | undefined {
-  try {
-    const url = new URL(value);
-    return url.protocol === 'https:' || url.protocol === 'http:' ? url.origin : undefined;
-  } catch {
-    return undefined;
-  }
-}
+const originOf = (value = '') => [URL.parse(value)].find((url) => url && /^https?:$/.test(url.protocol))?.origin;
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings | Finding[] {
-  const values = {
-    VITE_SITE_URL: env.VITE_SITE_URL,
-    VITE_SUPABASE_URL: env.VITE_SUPABASE_URL,
-    VITE_SUPABASE_PUBLISHABLE_KEY: publishableKeyOf(env),
-  };
-  const site = originOf(values.VITE_SITE_URL ?? '');
-  const api = originOf(values.VITE_SUPABASE_URL ?? '');
-  const key = values.VITE_SUPABASE_PUBLISHABLE_KEY;
+  const [site, api, key] = [originOf(env.VITE_SITE_URL), originOf(env.VITE_SUPABASE_URL), publishableKeyOf(env)];
   if (site && api && key) return { site, api, key };
-  const unset = Object.entries(values).flatMap(([name, value]) => (value ? [] : [name]));
-  const malformed = Object.entries({ VITE_SITE_URL: site, VITE_SUPABASE_URL: api }).flatMap(([name, origin]) =>
-    values[name as keyof typeof values] && !origin ? [`${name} is not an http(s) URL`] : [],
+  const values = { VITE_SITE_URL: env.VITE_SITE_URL, VITE_SUPABASE_URL: env.VITE_SUPABASE_URL };
+  const unset = Object.entries({ ...values, VITE_SUPABASE_PUBLISHABLE_KEY: key }).filter(([, value]) => !value);
+  const malformed = Object.entries({ VITE_SITE_URL: site, VITE_SUPABASE_URL: api }).filter(
+    ([name, origin]) => values[name as keyof typeof values] && !origin,
   );
-  const says = [...(unset.length ? [`Not set: ${unset.join(', ')}`] : []), ...malformed].join('. ');
+  const says = [
+    ...(unset.length ? [`Not set: ${unset.map(([name]) => name).join(', ')}`] : []),
+    ...malformed.map(([name]) => `${name} is not an http(s) URL`),
+  ].join('. ');
   return [
     setup(
       'settings',

@@ -37,12 +37,8 @@ describe('waitlist health, the database half', () => {
     expect(run.stdout).toContain(
       `PROBLEM origins: The guard refused a signup from the site's own origin, ${stand.site.url} (403 PT403 "Signups are accepted from this site's own pages only."): private.allowed_origins does not list it`,
     );
-    expect(run.stdout).toContain(
-      `PROBLEM origins: private.allowed_origins lists https://old-domain.example, not the site's ${stand.site.url}`,
-    );
-    expect(run.stdout).toContain(
-      `Fix: psql "$DATABASE_URL" -c "insert into private.allowed_origins values ('${stand.site.url}')"`,
-    );
+    expect(run.stdout.match(/PROBLEM origins/g)).toHaveLength(1); // named once, by the probe that met it
+    expect(run.stdout).toContain(`Fix: npm run waitlist -- origins add ${stand.site.url}`);
   });
 
   it('names origins when none is set, which lets any website sign its visitors up (exit 1)', async () => {
