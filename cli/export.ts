@@ -4,7 +4,7 @@ import { Command, Option } from 'commander';
 import { to as copyTo } from 'pg-copy-streams';
 import { withDatabase } from './connect/database.ts';
 import { writeAtomically } from './export/atomic-file.ts';
-import { crlf, type CsvOptions, plainCsvSource, sealedCsv, sealedCsvSource } from './export/csv.ts';
+import { listCsv, listCsvSource } from './export/csv.ts';
 import { keySignups } from './list/signups.ts';
 import { progress } from './progress.ts';
 import { openerFor, wrappedKeys } from './seal/open.ts';
@@ -30,10 +30,8 @@ async function exportTo(to: Writable, all: boolean, spreadsheet: boolean): Promi
       await keySignups(db);
       // One snapshot for the CSV and its counts, so "left out" is exact.
       await db.query('begin isolation level repeatable read read only');
-      const { rows } = await db.query<{ signups: number; closed: number }>(
-        'select count(*)::int as signups, count(*) filter (where email is null)::int as closed from public.waiting_list',
-      );
-      const { signups, closed } = rows[0];
+      const { rows } = await db.query<{ signups: number }>('select count(*)::int as signups from public.waiting_list');
+      const { signups } = rows[0];
       // A bar on a terminal only: a script reading stderr gets no chatter.
       const bar = process.stderr.isTTY ? progress('export', signups) : undefined;
       let written = 0;
@@ -41,20 +39,14 @@ async function exportTo(to: Writable, all: boolean, spreadsheet: boolean): Promi
         written += n;
         bar?.advance(n);
       };
-      const options: CsvOptions = { spreadsheet, byteOrderMark: spreadsheet, onRows };
-      let unreadable = closed; // a list not sealed: a row without its address has nothing to open it
-      if (opener) {
-        // Every hour key of this snapshot, unwrapped while the server sorts the rows for the COPY
-        // (sent next); the CSV waits for the keys.
-        const unwrapped = opener.unwrapAll(await wrappedKeys(db, opener.holder.id));
-        const csv = sealedCsv(opener, { ...options, after: unwrapped });
-        const copy = db.query(copyTo(sealedCsvSource(source(all))));
-        await Promise.all([unwrapped, pipeline(copy, csv, to)]);
-        unreadable = csv.unreadable;
-      } else await pipeline(db.query(copyTo(plainCsvSource(source(all), options))), crlf(options), to);
+      // Every hour key of this snapshot, unwrapped while the server sorts the rows for the COPY (sent
+      // next); the CSV waits for the keys.
+      const unwrapped = opener?.unwrapAll(await wrappedKeys(db, opener.holder.id));
+      const csv = listCsv(opener, { spreadsheet, byteOrderMark: spreadsheet, onRows, after: unwrapped });
+      await Promise.all([unwrapped, pipeline(db.query(copyTo(listCsvSource(source(all)))), csv, to)]);
       bar?.stop();
       await db.query('commit');
-      return { leftOut: signups - written - unreadable, unreadable };
+      return { leftOut: signups - written - csv.unreadable, unreadable: csv.unreadable };
     },
     { longQueries: true },
   );

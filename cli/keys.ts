@@ -20,41 +20,28 @@ async function writeKeyFile(path: string, armored: string): Promise<void> {
   });
 }
 
-/**
- * Whether the database holds `publicKey`, asked afresh once the connection that installed it failed
- * (a COMMIT's reply may be lost); a SHARE lock waits for that transaction. null: could not ask.
- */
-async function ownerKeyHeld(publicKey: Buffer): Promise<boolean | null> {
-  const held = (db: pg.Client) =>
-    inTransaction(db, async () => {
-      await db.query(`set local lock_timeout = '20s'`);
-      await db.query('lock table private.key_holders in share mode');
-      const { rows } = await db.query('select exists (select from private.key_holders where public_key = $1)', [
-        publicKey,
-      ]);
-      return rows[0].exists as boolean;
-    });
-  return withDatabase(held).catch(() => null);
-}
-
 function keptPrivately(keyFile: string): void {
   say(`Wrote your private key to ${keyFile} (readable by you only, protected by your passphrase); nothing else`);
   say('holds it. Move it into your password manager and onto offline storage, then delete that file.');
 }
 
-/** After a failure the key file goes only if the database certainly does not hold its public half. */
+/** After a failure the key file goes only if the database, asked afresh, certainly does not hold its public half. */
 async function afterFailure(keyFile: string, publicKey: Buffer, installed: boolean): Promise<void> {
-  const held = installed || (await ownerKeyHeld(publicKey));
+  const asked = (db: pg.Client) =>
+    inTransaction(db, async () => {
+      // A SHARE lock waits for the install's transaction (its COMMIT's reply may be lost).
+      await db.query(`set local lock_timeout = '20s'; lock table private.key_holders in share mode`);
+      return (await holders(db)).some((holder) => holder.publicKey.equals(publicKey));
+    });
+  const held = installed || (await withDatabase(asked).catch(() => null));
   if (held === false) return rm(keyFile, { force: true });
   keptPrivately(keyFile);
-  if (held) {
-    say('The database holds your public key already, so keep that file. The command failed after installing');
-    say(`it: to seal what is left and clean up after sealing, run (safe to run again): ${COMPACT_LATER}`);
-    return;
+  if (held) say(`The database holds your public key already, so keep that file; then run ${COMPACT_LATER}.`);
+  else {
+    say('The command failed, and then could not ask the database whether it holds your public key: it may, so the');
+    say(`file is kept. keys check --key-file ${keyFile} tells: if the key opens the list, keep the file and run`);
+    say(`${COMPACT_LATER}; otherwise delete it.`);
   }
-  say('The command failed, and then could not ask the database whether it holds your public key: it may, if');
-  say(`the connection failed as the key was being installed, so the file is kept. keys check --key-file ${keyFile}`);
-  say(`tells: if it says the key opens the list, keep the file and run ${COMPACT_LATER}; otherwise delete it.`);
 }
 
 /** `keys init`: the owner key made, its private half written to `keyFile`, the public half installed; sealed, compacted. */
@@ -94,8 +81,7 @@ export async function init({ keyFile }: { keyFile?: string }): Promise<void> {
     say('(health says so until a check passes).');
     return;
   }
-  say('Now store the key (password manager, offline copy); then give that stored copy here to check it (Ctrl-C:');
-  say('later, with npm run waitlist -- keys check).');
+  say('Now store the key; then give the stored copy here to check it (Ctrl-C: later, with keys check).');
   await check({});
 }
 
@@ -105,41 +91,29 @@ export function keysCommand(): Command {
     .description('Seal the list at rest with a key that only you hold (docs/operations.md, "Sealing the list").');
   keys
     .command('init')
-    .description(
-      'Make your OpenPGP key pair, write the private key once to a new file only you may read, install the public ' +
-        'key, and seal every stored address (once per list).',
-    )
+    .description('Make your key pair, write the private key to a new file, install the public key, seal the list.')
     .option('--key-file <file>', 'the new file for your private key (refused if it exists)')
     .action(init);
   keys
     .command('check')
-    .description(
-      "Prove that a stored copy of a holder's key opens the list (every hour key, a seal of each; no address " +
-        'shown) and record when; give it as --key-file, WAITLIST_OWNER_KEY_FILE or _COMMAND, or paste it.',
-    )
-    .option('--key-file <file>', 'the stored copy to check')
+    .description("Prove that a stored copy of a holder's key opens the list, and record when (no address shown).")
+    .option('--key-file <file>', 'the stored copy (else WAITLIST_OWNER_KEY_FILE or _COMMAND, or pasted)')
     .action(check);
   keys
     .command('add')
-    .description(
-      "Add a key holder: every hour key is wrapped to their public key too (takes a holder's private key). The " +
-        'holder makes the key pair on their own machine and sends the public key only.',
-    )
+    .description("Add a key holder: every hour key wrapped to their public key too (takes a holder's key).")
     .requiredOption('--public-key <file>', 'their OpenPGP public key, armored (RSA, 3072 bits or more)')
     .action(add);
   keys
     .command('remove')
-    .description("Remove a key holder: their key opens nothing sealed from now on (the others' keep the list).")
+    .description('Remove a key holder: their key opens nothing sealed from now on.')
     .argument('<key-id>', 'as keys holders lists it')
     .option('-y, --yes', 'do not ask first (required off a terminal)')
     .action(remove);
   keys.command('holders').description("List the holders' key ids and when each was last checked.").action(list);
   keys
     .command('compact')
-    .description(
-      'Redo what keys init does after sealing, if it could not finish it: seal any address ' +
-        "still stored as typed, rewrite the list's tables and its column statistics. Safe to run again.",
-    )
+    .description('Redo what keys init does after sealing if it could not finish it. Safe to run again.')
     .action(compactSealed);
   return keys;
 }

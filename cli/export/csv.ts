@@ -1,7 +1,7 @@
 /**
  * The list as CSV: RFC 4180 with CRLF, quoted only where needed; for a spreadsheet every cell quoted and
- * formulas escaped (OWASP). A list not sealed is written by COPY … CSV, a sealed one by csv-stringify,
- * row by row opened. No cell holds a line end (the address rule refuses CR and LF).
+ * formulas escaped (OWASP). Read from PostgreSQL's CSV, written by csv-stringify, each seal opened.
+ * No cell holds a line end (the address rule refuses CR and LF).
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse/sync';
@@ -15,53 +15,21 @@ export type CsvOptions = {
   onRows?: (rows: number) => void;
 };
 
-/** What starts a formula in a spreadsheet, full-width forms included: one pattern for JavaScript and PostgreSQL. */
-const FORMULA = '^[-=+@\t\r\uff1d\uff0b\uff0d\uff20]';
-const formula = new RegExp(FORMULA);
+/** What starts a formula in a spreadsheet, full-width forms included. */
+const formula = /^[-=+@\t\r\uff1d\uff0b\uff0d\uff20]/;
 const bom = ({ byteOrderMark }: CsvOptions) => (byteOrderMark ? '\ufeff' : '');
-const [LF, CR] = [0x0a, 0x0d];
+const LF = 0x0a;
 
-/** A list not sealed, oldest first, as PostgreSQL writes CSV (with LF: crlf() follows). */
-export const plainCsvSource = (from: string, { spreadsheet }: CsvOptions) =>
-  `copy (select ${spreadsheet ? `case when email ~ '${FORMULA}' then '''' || email else email end` : 'email'}
-                as email, ${utcTimestamp('created_at')} as signed_up_at
-         from ${from} where email is not null order by created_at, id)
-   to stdout with (format csv, header${spreadsheet ? ', force_quote *' : ''})`;
-
-/** PostgreSQL's CSV with CRLF line ends, after the byte-order mark if asked. */
-export function crlf(options: CsvOptions): Transform {
-  let start: Buffer | undefined = Buffer.from(bom(options));
-  let header = true;
-  return new Transform({
-    transform(chunk: Buffer, _encoding, done: TransformCallback) {
-      const ends: number[] = [];
-      for (let i = chunk.indexOf(LF); i !== -1; i = chunk.indexOf(LF, i + 1)) ends.push(i);
-      const out = Buffer.allocUnsafe((start?.length ?? 0) + chunk.length + ends.length);
-      let [at, from] = [start?.copy(out) ?? 0, 0];
-      for (const end of ends) {
-        at += chunk.copy(out, at, from, end);
-        out[at++] = CR;
-        from = end;
-      }
-      chunk.copy(out, at, from);
-      start = undefined;
-      options.onRows?.(ends.length - (header && ends.length ? 1 : 0)); // the header is no row
-      header &&= !ends.length;
-      done(null, out);
-    },
-  });
-}
-
-/** The COPY that feeds sealedCsv: PostgreSQL's CSV of id, hour_key_id, seal (base64 on one line), email, signed_up_at. */
-export const sealedCsvSource = (from: string) =>
+/** The COPY that feeds listCsv: PostgreSQL's CSV of id, hour_key_id, seal (base64 on one line), email, signed_up_at. */
+export const listCsvSource = (from: string) =>
   `copy (select id, hour_key_id, translate(encode(seal, 'base64'), E'\\n', ''), email, ${utcTimestamp('created_at')}
          from ${from} order by created_at, id) to stdout with (format csv)`;
 
 /**
- * sealedCsvSource's CSV in (csv-parse), the list's CSV out; counts rows with neither an address nor
- * a seal in `unreadable`. Nothing is written before `after` resolves, nothing at all if it rejects.
+ * listCsvSource's CSV in (csv-parse), the list's CSV out; counts rows with neither an address nor a
+ * seal in `unreadable`. Nothing is written before `after` resolves, nothing at all if it rejects.
  */
-export function sealedCsv(opener: Opener | null, options: CsvOptions & { after?: Promise<unknown> }) {
+export function listCsv(opener: Opener | null, options: CsvOptions & { after?: Promise<unknown> }) {
   let header: string | undefined = `${bom(options)}email,signed_up_at\r\n`;
   let rest: Buffer = Buffer.alloc(0);
   const ready = options.after ?? Promise.resolve();

@@ -62,8 +62,7 @@ export async function add({ publicKey: file }: { publicKey: string }): Promise<v
     await db.query('select extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), $1)', [publicKey]);
     // From this commit on, every new hour key is wrapped to the new holder too.
     const { rows } = await db.query<{ id: string; keyId: string }>(
-      `insert into private.key_holders (public_key) values ($1)
-       on conflict (public_key) do update set public_key = excluded.public_key
+      `insert into private.key_holders (public_key) values ($1) on conflict (public_key) do update set checked_at = null
        returning id::text, extensions.pgp_key_id(public_key) as "keyId"`,
       [publicKey],
     );
@@ -84,24 +83,19 @@ export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise
   await withDatabase(async (db) => {
     const all = await holders(db);
     const holder = all.find((h) => h.keyId === keyId.toUpperCase());
-    if (!all.length) throw new UsageError(NOT_SEALED);
     if (!holder) throw new UsageError(`No holder has key ${keyId}: npm run waitlist -- keys holders lists them.`);
     if (all.length === 1) throw new UsageError('That is the only holder: add another first (keys add).');
     await confirm(`Remove key ${holder.keyId}? It will open nothing sealed from now on.`, yes);
-    await inTransaction(db, async () => {
-      await db.query('delete from private.key_holders where id = $1', [holder.id]);
-      // The clear hour keys go too (signups do not wait): the next signup makes one for the others only.
-      await db.query('delete from private.hour_key_0; delete from private.hour_key_1; delete from private.hour_key_2');
-    });
+    // The clear hour keys go too (signups do not wait): the next signup makes one for the others only.
+    await db.query(`delete from private.key_holders where id = ${Number(holder.id)};
+      delete from private.hour_key_0; delete from private.hour_key_1; delete from private.hour_key_2`); // one transaction
     // A signup under way may have taken the old key: waited for (a moment), so none seals with it later.
     await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
     say(`Removed key ${holder.keyId}: it opens nothing sealed from now on (what it opened before, it may have kept).`);
   });
 }
 
-/** `keys holders`: each holder's key id, when added, when its copy was last checked. */
+/** `keys holders`: each holder's key id and when its copy was last checked. */
 export async function list(): Promise<void> {
-  const all = await withDatabase(holders);
-  if (!all.length) throw new UsageError(NOT_SEALED);
-  for (const h of all) out(`${h.keyId}  checked ${h.checkedAt?.toISOString() ?? 'never (keys check)'}`);
+  for (const h of await withDatabase(holders)) out(`${h.keyId}  checked ${h.checkedAt?.toISOString() ?? 'never'}`);
 }

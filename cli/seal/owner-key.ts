@@ -26,44 +26,38 @@ const HOW_TO_STORE =
 
 export type OwnerKey = PrivateKey;
 
-/** What a command prints on stdout, its last line break dropped. */
+/** What the command `variable` names prints on stdout, its last line break dropped. */
 async function outputOf(variable: string): Promise<string> {
-  const { stdout } = await run('/bin/sh', ['-c', process.env[variable]!], { maxBuffer: 1 << 20 }).catch(
-    (error: Error) => {
-      throw new UsageError(`${variable} failed: ${error.message.split('\n')[0]}`);
-    },
-  );
+  const failed = (error: Error) =>
+    Promise.reject(new UsageError(`${variable} failed: ${error.message.split('\n')[0]}`));
+  const { stdout } = await run('/bin/sh', ['-c', process.env[variable]!], { maxBuffer: 1 << 20 }).catch(failed);
   return stdout.replace(/\r?\n$/, '');
 }
 
-/** The passphrase from the environment or its command, else asked on a terminal (not shown). */
-async function passphrase(question: string): Promise<string> {
+/** The passphrase from the environment or its command, else asked on a terminal (not shown; a new one twice). */
+async function passphrase(question: string, twice = false): Promise<string> {
   if (process.env[PASSPHRASE]) return process.env[PASSPHRASE];
   if (process.env[PASSPHRASE_COMMAND]) return outputOf(PASSPHRASE_COMMAND);
-  if (interactive()) return ask(question, true);
-  throw new UsageError(
-    `The owner key takes a passphrase: set ${PASSPHRASE_COMMAND} to a command that prints it (your password ` +
-      `manager's), or ${PASSPHRASE}, or run on a terminal. Never give it as an argument.`,
-  );
+  if (!interactive()) {
+    throw new UsageError(
+      `The owner key takes a passphrase: set ${PASSPHRASE_COMMAND} to a command that prints it (your password ` +
+        `manager's), or ${PASSPHRASE}, or run on a terminal. Never give it as an argument.`,
+    );
+  }
+  const given = await ask(question, true);
+  if (twice && (await ask('Again:', true)) !== given) throw new UsageError('The two passphrases differ: nothing made.');
+  return given;
 }
 
-/** A new key pair: the private key armored and protected by a passphrase asked twice, the public key binary. */
+/** A new key pair: the private key armored, protected by a passphrase, the public key binary. */
 export async function newOwnerKeyPair(): Promise<{ privateKey: string; publicKey: Buffer; passphrase: string }> {
-  const given = await passphrase(`A passphrase for the owner key (at least ${PASSPHRASE_MIN} characters):`);
+  const given = await passphrase(`A passphrase for the owner key (at least ${PASSPHRASE_MIN} characters):`, true);
   if ([...given].length < PASSPHRASE_MIN) throw new UsageError(`The passphrase is under ${PASSPHRASE_MIN} characters.`);
-  if (!process.env[PASSPHRASE] && !process.env[PASSPHRASE_COMMAND] && (await ask('Again:', true)) !== given) {
-    throw new UsageError('The two passphrases differ: nothing was made.');
-  }
   const { generateKey, readKey } = await openpgp();
-  const pair = await generateKey({
-    type: 'rsa',
-    rsaBits: RSA_BITS,
-    userIDs: [{ name: 'waitlist owner' }],
-    passphrase: given,
-    format: 'armored',
-  });
-  const publicKey = await readKey({ armoredKey: pair.publicKey });
-  return { privateKey: pair.privateKey, publicKey: Buffer.from(publicKey.write()), passphrase: given };
+  const userIDs = [{ name: 'waitlist owner' }];
+  const pair = await generateKey({ type: 'rsa', rsaBits: RSA_BITS, userIDs, passphrase: given, format: 'armored' });
+  const publicKey = Buffer.from((await readKey({ armoredKey: pair.publicKey })).write());
+  return { privateKey: pair.privateKey, publicKey, passphrase: given };
 }
 
 /** An armored key whose line breaks a note joined or doubled, laid out again (RFC 9580, 6.2); else as given. */
@@ -98,10 +92,10 @@ export async function parseOwnerKey(text: string, where: string, known?: string)
  * terminal (a path, or the key itself pasted; neither is shown).
  */
 export async function ownerKey(purpose: string, file = process.env[OWNER_KEY_FILE]): Promise<OwnerKey> {
-  if (file) return parseOwnerKey(readText(file, "owner's key"), `the file ${JSON.stringify(file)}`);
-  if (process.env[OWNER_KEY_COMMAND]) {
-    return parseOwnerKey(await outputOf(OWNER_KEY_COMMAND), `the output of ${OWNER_KEY_COMMAND}`);
-  }
+  const fromFile = (path: string) => parseOwnerKey(readText(path, "owner's key"), `the file ${JSON.stringify(path)}`);
+  if (file) return fromFile(file);
+  const command = process.env[OWNER_KEY_COMMAND];
+  if (command) return parseOwnerKey(await outputOf(OWNER_KEY_COMMAND), `the output of ${OWNER_KEY_COMMAND}`);
   if (!interactive()) {
     throw new UsageError(
       `The list is sealed: ${purpose} needs a holder's private key. Set ${OWNER_KEY_FILE} to its file, or ` +
@@ -112,8 +106,7 @@ export async function ownerKey(purpose: string, file = process.env[OWNER_KEY_FIL
     "Path of the owner's private key file, or the key itself pasted (neither is shown):",
     (first, line) => !first.includes(BEGIN) || line.includes(END),
   );
-  if (answer.includes(BEGIN)) return parseOwnerKey(answer, 'the key pasted');
-  return parseOwnerKey(readText(answer.trim(), "owner's key"), `the file ${JSON.stringify(answer.trim())}`);
+  return answer.includes(BEGIN) ? parseOwnerKey(answer, 'the key pasted') : fromFile(answer.trim());
 }
 
 /** A key wrapped by the database (pgp_pub_encrypt_bytea) to a holder's public key, opened. */

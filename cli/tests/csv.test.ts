@@ -8,7 +8,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { sealedCsv } from '../export/csv';
+import { listCsv } from '../export/csv';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 
@@ -26,7 +26,7 @@ async function csvOf(addresses: string[], spreadsheet: boolean): Promise<string>
       done();
     },
   });
-  await pipeline(Readable.from(chunks7), sealedCsv(null, { spreadsheet }), sink);
+  await pipeline(Readable.from(chunks7), listCsv(null, { spreadsheet }), sink);
   return Buffer.concat(chunks).toString('utf8');
 }
 
