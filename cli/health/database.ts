@@ -5,7 +5,6 @@
  */
 import pg from 'pg';
 import { databaseConfig } from '../connect/database.ts';
-import { checkCapabilities } from './capabilities.ts';
 import { checkCron } from './cron.ts';
 import { checkExposure } from './exposure.ts';
 import { RESTORE_PROJECT, setup, skipped, type Finding } from './finding.ts';
@@ -62,7 +61,6 @@ export async function checkDatabase(site: string | undefined, seconds: number): 
       ...(await ifReadable('guard data', () => checkGuardData(db))),
       ...(await ifReadable('sealing', () => checkSealing(db))),
       ...(await ifReadable('key copies', () => checkKeyCopies(db))),
-      ...(await ifReadable('capabilities', () => checkCapabilities(db))),
       ...(await ifReadable('signup', () => checkSignup(db, site))),
       ...(await ifReadable('unsubscribe role', () => checkUnsubscribeRole(db))),
       ...(await ifReadable('logs', () => checkLogging(db))),

@@ -37,16 +37,23 @@ export function sealingFaults(s: SealStatus): string[] {
   return faults.filter((fault): fault is string => Boolean(fault));
 }
 
+/** The tables an hour key is held in clear in must be UNLOGGED: never in the WAL. */
+const LOGGED = `select array(select t from unnest(array['private.hour_key_0', 'private.hour_key_1', 'private.hour_key_2']) t
+  where (select relpersistence from pg_class where oid = to_regclass(t)) is distinct from 'u') as tables`;
+
 export async function checkSealing(db: Queryable): Promise<Finding> {
-  const faults = sealingFaults(await sealStatus(db));
+  const { tables } = (await db.query<{ tables: string[] }>(LOGGED)).rows[0];
+  const logged = `${tables.join(', ')} missing or not UNLOGGED: the hour keys held in clear would be written to the WAL.`;
+  const faults = [...sealingFaults(await sealStatus(db)), ...(tables.length ? [logged] : [])];
   if (!faults.length)
-    return ok('sealing', "Every address sealed; the database holds only the current hour's key in clear.");
+    return ok('sealing', "Every address sealed; the database holds only the current hour's key in clear, UNLOGGED.");
   return problem(
     'sealing',
     faults.join(' '),
     faults[0].startsWith('Not sealed')
       ? 'npm run waitlist -- keys init (docs/operations.md, "Sealing the list").'
-      : 'npm run waitlist -- count seals what waits; for the hour keys, see the waitlist-seal-hour-keys finding.',
+      : 'npm run waitlist -- count seals what waits; for the hour keys, see the waitlist-seal-hour-keys finding; ' +
+          'push the migrations again for a logged table (supabase/README.md).',
   );
 }
 

@@ -11,18 +11,12 @@ export async function check({ keyFile }: { keyFile?: string }): Promise<void> {
     const opener = await openerFor(db, 'keys check', keyFile);
     if (!opener) throw new UsageError('The list is not sealed yet: npm run waitlist -- keys init.');
     const { id, keyId } = opener.holder;
-    const { rows } = await db.query<{ total: number; missing: number }>(
-      `select count(*)::int as total, count(*) filter (where not exists (select from private.wrapped_hour_keys w
-         where w.hour_key_id = k.id and w.holder_id = $1))::int as missing from private.hour_keys k`,
-      [id],
-    );
-    const { total, missing } = rows[0];
-    if (missing) {
-      throw new Error(
-        `${missing} of ${total} hour keys are not wrapped to key ${keyId}: run keys add with its public key again.`,
-      );
-    }
-    await opener.unwrapAll(await wrappedKeys(db, id));
+    const wrapped = await wrappedKeys(db, id);
+    const { total } = (await db.query<{ total: number }>('select count(*)::int as total from private.hour_keys'))
+      .rows[0];
+    const missing = `${total - wrapped.length} of ${total} hour keys are not wrapped to key ${keyId}: run keys add again.`;
+    if (wrapped.length < total) throw new Error(missing);
+    await opener.unwrapAll(wrapped);
     const { rows: firsts } = await db.query<{ id: string; hour_key_id: string; seal: Buffer }>(
       `select distinct on (hour_key_id) id::text, hour_key_id::text, seal from private.signup_addresses
        where seal is not null order by hour_key_id, id`,

@@ -48,7 +48,7 @@ describe('waitlist health, the public half', () => {
           'waitlist-seal-hour-keys',
           'guard data',
           'sealing',
-          'capabilities',
+          'key copies',
           'signup',
           'unsubscribe role',
           'logs',
