@@ -39,7 +39,7 @@ export function sealingFaults(s: SealStatus): string[] {
 
 /** The tables an hour key is held in clear in must be UNLOGGED: never in the WAL. */
 const LOGGED = `select array(select t from unnest(array['private.hour_key_0', 'private.hour_key_1', 'private.hour_key_2']) t
-  where (select relpersistence from pg_class where oid = to_regclass(t)) is distinct from 'u') as tables`;
+  where coalesce((select relpersistence from pg_class where oid = to_regclass(t)), 'p') <> 'u') as tables`;
 
 export async function checkSealing(db: Queryable): Promise<Finding> {
   const { tables } = (await db.query<{ tables: string[] }>(LOGGED)).rows[0];

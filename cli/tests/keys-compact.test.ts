@@ -35,7 +35,7 @@ it('keys init whose connection is lost while compacting keeps the key, says so, 
     expect(existsSync(init.keyFile)).toBe(true);
     expect(init.result.stderr).toContain(`Wrote your private key to ${init.keyFile}`);
     expect(init.result.stderr).toContain('Move it into your password manager');
-    expect(init.result.stderr).toContain(`run (safe to run again): ${COMPACT_LATER}`);
+    expect(init.result.stderr).toContain(`then run ${COMPACT_LATER}`);
   } finally {
     await cutting.close();
   }
