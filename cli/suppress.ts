@@ -12,7 +12,9 @@ const isColumn = (name: string) => COLUMNS.includes(name.trim().toLowerCase());
 export function addressesInFile(text: string): { addresses: string[]; skipped: number } {
   const firstLine = text.slice(0, text.search(/\r?\n|$/));
   const csv = /[,;"]/.test(firstLine) || isColumn(firstLine);
-  const [header = [], ...rows]: string[][] = csv ? parse(text, { bom: true, skip_empty_lines: true }) : [];
+  const [header = [], ...rows]: string[][] = csv
+    ? parse(text, { bom: true, skip_empty_lines: true, delimiter: firstLine.includes(',') ? ',' : ';' })
+    : [];
   const column = header.findIndex(isColumn);
   if (csv && column < 0) throw new UsageError(`No ${COLUMNS.join('/')} column in the header: ${firstLine}`);
   const values = csv ? rows.map((row) => row[column] ?? '') : text.split(/\r?\n/).filter((line) => line.trim());

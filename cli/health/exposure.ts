@@ -1,13 +1,26 @@
 /**
  * Whether the public key reads nothing, from the live catalog: every table, view, sequence, function
- * and policy of our schemas the API roles may use, their own attributes, and Supabase's security
- * lints (lints.ts). Anything beyond the page's one insert is named, with the statement that stops it.
+ * and policy of our schemas the API roles may use, and their own attributes. Anything beyond the
+ * page's one insert is named, with the statement that stops it.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';
-import { EXPOSED_SCHEMAS, lints, SYSTEM } from './lints.ts';
 
 const CHECK = 'exposure';
+
+/** The schemas the Data API serves (supabase/config.toml [api] schemas, plus Supabase's own). */
+export const EXPOSED_SCHEMAS = ['public', 'graphql_public'];
+
+/** Schemas of PostgreSQL, Supabase and extensions: not ours to lint. */
+export const SYSTEM_SCHEMAS = [
+  ...['pg_catalog', 'information_schema', 'pg_toast', 'cron', 'auth', 'storage', 'extensions', 'graphql'],
+  ...['graphql_public', 'realtime', '_realtime', '_analytics', 'vault', 'pgsodium', 'pgsodium_masks', 'net'],
+  ...['pgbouncer', 'pgtle', 'pgroonga', 'repack', 'tiger', 'topology', 'supabase_functions', 'supabase_migrations'],
+  ...['_timescaledb_cache', '_timescaledb_catalog', '_timescaledb_config', '_timescaledb_internal'],
+];
+/** Supabase's own schemas (splinter leaves out the same), PostgreSQL's, and each session's temporary ones. */
+export const SYSTEM = `n.nspname not in (${SYSTEM_SCHEMAS.map((name) => `'${name}'`).join(', ')})
+  and n.nspname not like 'pg_temp%' and n.nspname not like 'pg_toast_temp%'`;
 
 /** What the page needs, and nothing more: anon and authenticated may add an address. */
 const ALLOWED_COLUMNS = { object: 'public.waiting_list', columns: ['email'] };
@@ -181,51 +194,6 @@ async function roleFindings(db: pg.Client): Promise<Finding[]> {
   ];
 }
 
-/** What each lint's finding means, and its fix. */
-const LINT_FIX: Record<string, [string, (object: string) => string]> = {
-  function_search_path_mutable: [
-    'has no fixed search_path (a caller can make it run their own functions)',
-    (o) => `alter function ${o} set search_path = ''; then name what it uses with its schema.`,
-  ],
-  extension_in_public: [
-    'is installed in schema public, where the data API serves its functions',
-    (o) => `alter extension ${o} set schema extensions;`,
-  ],
-  rls_disabled_in_public: [
-    'has row-level security off in an exposed schema: a grant is all it takes to read every row',
-    (o) => `alter table ${o} enable row level security;`,
-  ],
-  security_definer_view: [
-    "runs with its owner's rights in an exposed schema, past row-level security",
-    (o) => `alter view ${o} set (security_invoker = true); or drop it.`,
-  ],
-  materialized_view_in_api: [
-    'is a materialized view in an exposed schema: no row-level security at all',
-    (o) => `revoke all on ${o} from public, anon, authenticated; or move it out of the exposed schemas.`,
-  ],
-  rls_policy_always_true: [
-    'admits every row to the public roles',
-    (o) => `drop policy ${o.split(' ')[1]} on ${o.split(' ')[0]};`,
-  ],
-  security_definer_function_executable: [
-    "runs with its owner's rights and the API roles may call it",
-    (o) => `revoke execute on function ${o} from public, anon, authenticated;`,
-  ],
-};
-
-async function lintFindings(db: pg.Client): Promise<Finding[]> {
-  const findings: Finding[] = [];
-  for (const [lint, sql] of Object.entries(lints)) {
-    const { rows } = await db.query<{ object: string }>(sql, [EXPOSED_SCHEMAS]);
-    const [means, fix] = LINT_FIX[lint];
-    for (const { object } of rows)
-      findings.push(problem('advisor', `${object} ${means} (Security Advisor: ${lint}).`, fix(object)));
-  }
-  return findings.length
-    ? findings
-    : [ok('advisor', `Supabase's security lints (${Object.keys(lints).length}) find nothing.`)];
-}
-
 export async function checkExposure(db: pg.Client): Promise<Finding[]> {
   const findings = [
     ...grantFindings(await relationGrants(db)),
@@ -242,5 +210,5 @@ export async function checkExposure(db: pg.Client): Promise<Finding[]> {
     `The public key may add an address to public.waiting_list and nothing else: every table, view, sequence, ` +
       `function and policy of ${rows[0].schemas.join(', ')} checked for anon and authenticated.`,
   );
-  return [...(findings.length ? findings : [clean]), ...(await lintFindings(db))];
+  return findings.length ? findings : [clean];
 }

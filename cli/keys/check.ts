@@ -4,18 +4,23 @@
  */
 import { withDatabase } from '../connect/database.ts';
 import { openerFor, wrappedKeys } from '../seal/open.ts';
-import { out, UsageError } from '../terminal.ts';
+import { unprotected } from '../seal/owner-key.ts';
+import { out, say, UsageError } from '../terminal.ts';
 
 export async function check({ keyFile }: { keyFile?: string }): Promise<void> {
   await withDatabase(async (db) => {
     const opener = await openerFor(db, 'keys check', keyFile);
     if (!opener) throw new UsageError('The list is not sealed yet: npm run waitlist -- keys init.');
     const { id, keyId } = opener.holder;
+    const { rows } = await db.query<{ total: number; missing: number }>(
+      `select count(*)::int as total, count(*) filter (where not exists (select from private.wrapped_hour_keys w
+         where w.hour_key_id = k.id and w.holder_id = $1))::int as missing from private.hour_keys k`,
+      [id],
+    );
+    const { total, missing } = rows[0];
+    const fix = `a holder whose key opens the list runs keys add --public-key <key ${keyId}'s public key>`;
+    if (missing) throw new Error(`${missing} of ${total} hour keys are not wrapped to key ${keyId}: ${fix}.`);
     const wrapped = await wrappedKeys(db, id);
-    const { total } = (await db.query<{ total: number }>('select count(*)::int as total from private.hour_keys'))
-      .rows[0];
-    const missing = `${total - wrapped.length} of ${total} hour keys are not wrapped to key ${keyId}: run keys add again.`;
-    if (wrapped.length < total) throw new Error(missing);
     await opener.unwrapAll(wrapped);
     const { rows: firsts } = await db.query<{ id: string; hour_key_id: string; seal: Buffer }>(
       `select distinct on (hour_key_id) id::text, hour_key_id::text, seal from private.signup_addresses
@@ -26,5 +31,9 @@ export async function check({ keyFile }: { keyFile?: string }): Promise<void> {
     await db.query('update private.key_holders set checked_at = now() where id = $1', [id]);
     out(`This copy of key ${keyId} opens the list: ${total} hour keys unwrapped, the first seal of each of the`);
     out(`${firsts.length} in use opened. Recorded as checked now (health asks again after 90 days).`);
+    if (unprotected.has(opener.owner)) {
+      say('Warning: this copy has no passphrase: whoever reads it opens the list. Give it one (docs/operations.md,');
+      say('"Sealing the list"), store that copy instead, and check it again.');
+    }
   });
 }

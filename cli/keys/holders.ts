@@ -62,7 +62,7 @@ export async function add({ publicKey: file }: { publicKey: string }): Promise<v
     await db.query('select extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), $1)', [publicKey]);
     // From this commit on, every new hour key is wrapped to the new holder too.
     const { rows } = await db.query<{ id: string; keyId: string }>(
-      `insert into private.key_holders (public_key) values ($1) on conflict (public_key) do update set checked_at = null
+      `insert into private.key_holders (public_key) values ($1) on conflict ((sha256(public_key))) do update set checked_at = null
        returning id::text, extensions.pgp_key_id(public_key) as "keyId"`,
       [publicKey],
     );
@@ -81,21 +81,33 @@ export async function add({ publicKey: file }: { publicKey: string }): Promise<v
 /** `keys remove`: the holder opens nothing sealed after it returns; the other holders keep the whole list. */
 export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise<void> {
   await withDatabase(async (db) => {
-    const all = await holders(db);
-    const holder = all.find((h) => h.keyId === keyId.toUpperCase());
+    const holder = (await holders(db)).find((h) => h.keyId === keyId.toUpperCase());
     if (!holder) throw new UsageError(`No holder has key ${keyId}: npm run waitlist -- keys holders lists them.`);
-    if (all.length === 1) throw new UsageError('That is the only holder: add another first (keys add).');
     await confirm(`Remove key ${holder.keyId}? It will open nothing sealed from now on.`, yes);
-    // The clear hour keys go too (signups do not wait): the next signup makes one for the others only.
-    await db.query(`delete from private.key_holders where id = ${Number(holder.id)};
-      delete from private.hour_key_0; delete from private.hour_key_1; delete from private.hour_key_2`); // one transaction
+    await inTransaction(db, async () => {
+      // One remove at a time, and no hour key made meanwhile (its copy for this holder would fail).
+      await db.query('lock table private.key_holders, private.hour_keys in share row exclusive mode');
+      const { rows } = await db.query<{ others: number; short: number }>(
+        `select count(*)::int as others, count(*) filter (where exists (select from private.hour_keys k where not exists
+           (select from private.wrapped_hour_keys w where w.hour_key_id = k.id and w.holder_id = h.id)))::int as short
+         from private.key_holders h where h.id <> $1`,
+        [holder.id],
+      );
+      if (!rows[0].others) throw new UsageError('That is the only holder: add another first (keys add).');
+      if (rows[0].short)
+        throw new UsageError('Another holder lacks hour keys (a keys add that stopped): rerun it first.');
+      await db.query('delete from private.key_holders where id = $1', [holder.id]);
+      // The clear hour keys go too (signups do not wait): the next signup makes one for the others only.
+      await db.query('delete from private.hour_key_0; delete from private.hour_key_1; delete from private.hour_key_2');
+    });
     // A signup under way may have taken the old key: waited for (a moment), so none seals with it later.
     await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
     say(`Removed key ${holder.keyId}: it opens nothing sealed from now on (what it opened before, it may have kept).`);
   });
 }
 
-/** `keys holders`: each holder's key id and when its copy was last checked. */
+/** `keys holders`: each holder's number (as health names it), key id, and when its copy was last checked. */
 export async function list(): Promise<void> {
-  for (const h of await withDatabase(holders)) out(`${h.keyId}  checked ${h.checkedAt?.toISOString() ?? 'never'}`);
+  for (const h of await withDatabase(holders))
+    out(`${h.id} ${h.keyId} checked ${h.checkedAt?.toISOString() ?? 'never'}`);
 }

@@ -25,6 +25,8 @@ const HOW_TO_STORE =
   "or your password manager's file attachment instead";
 
 export type OwnerKey = PrivateKey;
+/** The keys read without a passphrase (made before keys took one, or exported without): keys check warns. */
+export const unprotected = new WeakSet<OwnerKey>();
 
 /** What the command `variable` names prints on stdout, its last line break dropped. */
 async function outputOf(variable: string): Promise<string> {
@@ -80,7 +82,7 @@ export async function parseOwnerKey(text: string, where: string, known?: string)
     .catch((error: Error) => {
       throw new UsageError(`${where} does not hold a private key (${error.message}). ${HOW_TO_STORE}.`);
     });
-  if (key.isDecrypted()) return key;
+  if (key.isDecrypted()) return unprotected.add(key) && key;
   const given = known ?? (await passphrase(`The passphrase of the owner key in ${where}:`));
   return decryptKey({ privateKey: key, passphrase: given }).catch(() => {
     throw new UsageError(`That passphrase does not open the owner key in ${where}.`);

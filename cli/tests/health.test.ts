@@ -53,7 +53,6 @@ describe('waitlist health, the public half', () => {
           'unsubscribe role',
           'logs',
           'exposure',
-          'advisor',
         ],
       ].map((c) => [c, 'ok']),
     );

@@ -22,7 +22,8 @@ alter table private.key_holders drop column one_row;
 alter table private.key_holders rename column installed_at to added_at;
 alter table private.key_holders add column id bigint generated always as identity primary key;
 alter table private.key_holders add column checked_at timestamptz;
-alter table private.key_holders add constraint key_holders_public_key_key unique (public_key);
+-- By digest: a key with several user IDs outgrows an index entry (2,704 bytes).
+create unique index key_holders_public_key on private.key_holders (sha256(public_key));
 comment on table private.key_holders is
   'Each key holder''s OpenPGP public key (RSA): every hour key is wrapped to each. checked_at: when `waitlist keys '
   'check` last proved the holder''s stored private key opens the list.';
@@ -95,6 +96,10 @@ create or replace function private.seal_status(
           where w.email is null and a.seal is null)
 $$;
 revoke all on function private.seal_status() from public;
+comment on function private.seal_status() is
+  'sealing: a key holder exists; stalled: a past hour''s key is still held in clear 5 minutes into the hour (the '
+  'minute job failed or is missing); plaintext, unhashed, unreadable: rows stored as typed, outside the duplicate '
+  'check, with neither an address nor a seal.';
 
 -- health's daily role reads when each holder's key was last checked, nothing else of the keys.
 do $$
