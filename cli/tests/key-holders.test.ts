@@ -8,7 +8,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
-import { decrypt, decryptKey, generateKey, readMessage, readPrivateKey } from 'openpgp';
+import { decrypt, decryptKey, generateKey, readKey, readMessage, readPrivateKey } from 'openpgp';
 import { describe, expect, it } from 'vitest';
 import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
 import { checkKeyCopies } from '../health/sealing';
@@ -171,7 +171,43 @@ describe('a second holder', () => {
     const refused = await exportWith(second.keyFile, SECOND);
     expect(refused).toMatchObject({ code: 2, stdout: '' });
     expect(addresses((await exportWith(first.keyFile)).stdout)).toContain('after-remove@example.com');
-    const last = await waitlist(['keys', 'remove', (await waitlist(['keys', 'holders'])).stdout.slice(0, 16), '--yes']);
+    const last = await waitlist([
+      'keys',
+      'remove',
+      (await waitlist(['keys', 'holders'])).stdout.split(' ')[1],
+      '--yes',
+    ]);
     expect(last.stderr).toContain('That is the only holder');
+  });
+});
+
+describe('holders at the edges', () => {
+  it('a key larger than an index entry (many user IDs), without a passphrase: added, checked with a warning', async () => {
+    const userIDs = Array.from({ length: 8 }, (_, i) => ({ name: `Holder ${i}`, email: `holder${i}@example.com` }));
+    const big = await generateKey({ type: 'rsa', rsaBits: 3072, userIDs, format: 'armored' });
+    expect((await readKey({ armoredKey: big.publicKey })).write().length).toBeGreaterThan(2704);
+    const added = await waitlist(['keys', 'add', '--public-key', ownerKeyFile(big.publicKey)], {
+      WAITLIST_OWNER_KEY_FILE: first.keyFile,
+    });
+    expect(added.code, added.stderr).toBe(0);
+    const checked = await check(ownerKeyFile(big.privateKey));
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stderr).toContain('Warning: this copy has no passphrase: whoever reads it opens the list.');
+  });
+
+  it('keys remove refuses to leave only a holder who lacks hour keys (a keys add that stopped)', async () => {
+    const listed = (await waitlist(['keys', 'holders'])).stdout.trim().split('\n');
+    expect(listed).toHaveLength(2);
+    const [firstId, firstKey] = listed[0].split(' ');
+    const [otherId] = listed[1].split(' ');
+    await db.owner.query(
+      'delete from private.wrapped_hour_keys where holder_id = $1 and hour_key_id = (select min(id) from private.hour_keys)',
+      [otherId],
+    );
+    const refused = await waitlist(['keys', 'remove', firstKey, '--yes']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('Another holder lacks hour keys (a keys add that stopped): rerun it first.');
+    const { rows } = await db.owner.query('select id::text from private.key_holders order by id');
+    expect(rows.map((row) => row.id)).toEqual([firstId, otherId]);
   });
 });

@@ -9,6 +9,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { addressesInFile } from '../suppress';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed } from './seed';
@@ -110,5 +111,10 @@ describe('suppress --file with a provider export', () => {
     );
     const after = await db.owner.query('select count(*)::int as n from private.do_not_email');
     expect(after.rows[0].n).toBe(before.rows[0].n);
+  });
+
+  it('reads a CSV a spreadsheet saved with semicolons (as European locales do)', () => {
+    const file = 'Email;Reason\r\nada@example.com;"550 5.1.1, user unknown"\r\nbob@example.com;complaint\r\n';
+    expect(addressesInFile(file)).toEqual({ addresses: ['ada@example.com', 'bob@example.com'], skipped: 0 });
   });
 });
