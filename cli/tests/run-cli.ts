@@ -12,7 +12,6 @@ const SCRIPT: string = JSON.parse(readFileSync(new URL('../../package.json', imp
   .waitlist;
 export const NODE_FLAGS = SCRIPT.split(' ').filter((word) => word.startsWith('--'));
 
-
 export type Result = { code: number | null; signal: NodeJS.Signals | null; stdout: string; stderr: string };
 
 export function startCli(
