@@ -877,7 +877,7 @@ ALTER FUNCTION private.seal_status(OUT sealing boolean, OUT stalled boolean, OUT
 -- Name: FUNCTION seal_status(OUT sealing boolean, OUT stalled boolean, OUT plaintext bigint, OUT unhashed bigint, OUT unreadable bigint); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.seal_status(OUT sealing boolean, OUT stalled boolean, OUT plaintext bigint, OUT unhashed bigint, OUT unreadable bigint) IS 'sealing: the owner key is installed; stalled: a past hour''s key is still held in clear 5 minutes into the hour (the minute job failed or is missing); plaintext, unhashed, unreadable: rows stored as typed, outside the duplicate check, with neither an address nor a seal.';
+COMMENT ON FUNCTION private.seal_status(OUT sealing boolean, OUT stalled boolean, OUT plaintext bigint, OUT unhashed bigint, OUT unreadable bigint) IS 'sealing: a key holder exists; stalled: a past hour''s key is still held in clear 5 minutes into the hour (the minute job failed or is missing); plaintext, unhashed, unreadable: rows stored as typed, outside the duplicate check, with neither an address nor a seal.';
 
 --
 -- Name: seal_with(bigint, bytea, bigint, text); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1452,13 +1452,6 @@ ALTER TABLE ONLY private.key_holders
     ADD CONSTRAINT key_holders_pkey PRIMARY KEY (id);
 
 --
--- Name: key_holders key_holders_public_key_key; Type: CONSTRAINT; Schema: private; Owner: postgres
---
-
-ALTER TABLE ONLY private.key_holders
-    ADD CONSTRAINT key_holders_public_key_key UNIQUE (public_key);
-
---
 -- Name: notify_journal notify_journal_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
@@ -1520,6 +1513,12 @@ ALTER TABLE ONLY private.wrapped_hour_keys
 
 ALTER TABLE ONLY public.waiting_list
     ADD CONSTRAINT waiting_list_pkey PRIMARY KEY (id);
+
+--
+-- Name: key_holders_public_key; Type: INDEX; Schema: private; Owner: postgres
+--
+
+CREATE UNIQUE INDEX key_holders_public_key ON private.key_holders USING btree (sha256(public_key));
 
 --
 -- Name: notify_journal_signup_idx; Type: INDEX; Schema: private; Owner: postgres

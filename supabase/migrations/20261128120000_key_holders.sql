@@ -11,7 +11,7 @@
 
 -- The tables changed hold a row per holder and per hour: their locks last a moment, and only the
 -- owner's command and the signup triggers (restated below) read them.
--- squawk-ignore-file renaming-table, renaming-column, adding-field-with-default, ban-drop-column, adding-serial-primary-key-field, constraint-missing-not-valid, disallowed-unique-constraint
+-- squawk-ignore-file require-concurrent-index-creation, renaming-table, renaming-column, adding-field-with-default, ban-drop-column, adding-serial-primary-key-field, constraint-missing-not-valid, disallowed-unique-constraint
 
 set lock_timeout = '5s';
 set statement_timeout = '60s';
