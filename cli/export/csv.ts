@@ -9,7 +9,7 @@ import { stringify } from 'csv-stringify/sync';
 import type { Opener } from '../seal/open.ts';
 import { utcTimestamp } from '../list/utc.ts';
 
-export type CsvOptions = {
+type CsvOptions = {
   spreadsheet: boolean;
   byteOrderMark?: boolean; // by which spreadsheets recognise UTF-8 (else they read Windows-1252)
   onRows?: (rows: number) => void;

@@ -3,7 +3,7 @@
  * it unwrapped, the first seal of each opened, no address shown) and records when it last did.
  */
 import { withDatabase } from '../connect/database.ts';
-import { openerFor, wrappedKeys } from '../seal/open.ts';
+import { notWrappedTo, openerFor, wrappedKeys } from '../seal/open.ts';
 import { unprotected } from '../seal/owner-key.ts';
 import { out, say, UsageError } from '../terminal.ts';
 
@@ -13,8 +13,7 @@ export async function check({ keyFile }: { keyFile?: string }): Promise<void> {
     if (!opener) throw new UsageError('The list is not sealed yet: npm run waitlist -- keys init.');
     const { id, keyId } = opener.holder;
     const { rows } = await db.query<{ total: number; missing: number }>(
-      `select count(*)::int as total, count(*) filter (where not exists (select from private.wrapped_hour_keys w
-         where w.hour_key_id = k.id and w.holder_id = $1))::int as missing from private.hour_keys k`,
+      `select count(*)::int as total, count(*) filter (where ${notWrappedTo('$1')})::int as missing from private.hour_keys k`,
       [id],
     );
     const { total, missing } = rows[0];

@@ -6,7 +6,7 @@ import type pg from 'pg';
 import { withDatabase } from '../connect/database.ts';
 import { inTransaction } from '../list/signups.ts';
 import { RSA_BITS, unwrap, wrap } from '../seal/owner-key.ts';
-import { holders, type Opener, openerFor } from '../seal/open.ts';
+import { holders, notWrappedTo, type Opener, openerFor } from '../seal/open.ts';
 import { confirm, out, readText, say, UsageError } from '../terminal.ts';
 
 const AT_ONCE = 16;
@@ -88,8 +88,8 @@ export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise
       // One remove at a time, and no hour key made meanwhile (its copy for this holder would fail).
       await db.query('lock table private.key_holders, private.hour_keys in share row exclusive mode');
       const { rows } = await db.query<{ others: number; short: number }>(
-        `select count(*)::int as others, count(*) filter (where exists (select from private.hour_keys k where not exists
-           (select from private.wrapped_hour_keys w where w.hour_key_id = k.id and w.holder_id = h.id)))::int as short
+        `select count(*)::int as others,
+                count(*) filter (where exists (select from private.hour_keys k where ${notWrappedTo('h.id')}))::int as short
          from private.key_holders h where h.id <> $1`,
         [holder.id],
       );

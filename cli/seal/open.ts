@@ -26,7 +26,7 @@ export class SealBroken extends Error {}
 type Keys = { encryption: KeyObject; authentication: KeyObject };
 
 /** An hour key in clear as the opening uses it (throws RangeError for a wrong length). */
-export function keysOf(key: Buffer): Keys {
+function keysOf(key: Buffer): Keys {
   const { encryption, authentication } = splitHourKey(key);
   return { encryption: createSecretKey(encryption), authentication: createSecretKey(authentication) };
 }
@@ -98,6 +98,10 @@ export class Opener {
     return this.openOne(row).toString('utf8');
   }
 }
+
+/** SQL: the hour key `k` has no wrapped copy for the holder `holder` (an SQL expression). */
+export const notWrappedTo = (holder: string) =>
+  `not exists (select from private.wrapped_hour_keys w where w.hour_key_id = k.id and w.holder_id = ${holder})`;
 
 /** A key holder: its row, the key id of its encryption key (pgcrypto's pgp_key_id), its public half. */
 export type Holder = { id: string; keyId: string; publicKey: Buffer; checkedAt: Date | null };

@@ -63,7 +63,7 @@ export async function newOwnerKeyPair(): Promise<{ privateKey: string; publicKey
 }
 
 /** An armored key whose line breaks a note joined or doubled, laid out again (RFC 9580, 6.2); else as given. */
-export function relaid(text: string): string {
+function relaid(text: string): string {
   const start = text.indexOf(BEGIN);
   const end = text.indexOf(END);
   if (start < 0 || end < start) return text;
