@@ -20,5 +20,7 @@ export const apiMocking = mockingOf(vars);
 export const MOCK_SUPABASE_URL = 'http://127.0.0.1:54321';
 export const MOCK_SUPABASE_KEY = 'mock-publishable-key';
 
-/** The Supabase the page talks to: the mock's on the dev server when mocking, else the configured one. */
-export const backendUrl = import.meta.env.DEV && apiMocking ? MOCK_SUPABASE_URL : supabaseUrl;
+/** The Supabase the page talks to, and its key: the mock's on the dev server when mocking, else the configured one. */
+const mocking = import.meta.env.DEV && apiMocking;
+export const backendUrl = mocking ? MOCK_SUPABASE_URL : supabaseUrl;
+export const backendKey = mocking ? MOCK_SUPABASE_KEY : supabaseKey;
