@@ -34,18 +34,23 @@ export async function erase(db: pg.Client, address: string): Promise<number> {
   });
 }
 
-/** Lists the addresses; counts those added, those listed already and those that signed up. */
+/**
+ * Lists the addresses; counts, of the distinct ones, those already listed, and of the others those
+ * on the waiting list and those not (all listed now: a later signup is not emailed either).
+ */
 export async function suppress(db: Queryable, addresses: string[], reason: string) {
-  const { rows } = await db.query<{ added: number; already: number; signedUp: number }>(
+  const { rows } = await db.query<{ onTheList: number; alreadySuppressed: number; notOnTheList: number }>(
     `with given as (select distinct private.address_hash(a) as address_hash from unnest($1::text[]) a),
           upserted as (
             insert into private.do_not_email (address_hash, reason)
             select address_hash, $2 from given
             on conflict (address_hash) do update set reason = excluded.reason, added_at = now()
-            returning (xmax = 0) as added)
-     select count(*) filter (where added)::int as added, count(*) filter (where not added)::int as already,
-       (select count(*)::int from given join private.signup_addresses using (address_hash)) as "signedUp"
-     from upserted`,
+            returning address_hash, (xmax = 0) as added)
+     select count(*) filter (where added and s.signed_up)::int as "onTheList",
+       count(*) filter (where not added)::int as "alreadySuppressed",
+       count(*) filter (where added and not s.signed_up)::int as "notOnTheList"
+     from upserted u cross join lateral (select exists (
+       select from private.signup_addresses a where a.address_hash = u.address_hash) as signed_up) s`,
     [addresses, reason],
   );
   return rows[0];

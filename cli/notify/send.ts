@@ -6,7 +6,8 @@ import type { Progress } from '../progress.ts';
 import { claimAgain, claimNext, record, type Claimed } from './journal.ts';
 import type { Opener } from '../seal/open.ts';
 import type { Letter } from './letter.ts';
-import { deliverableAsStored, detail, message, refusal, reply } from './smtp.ts';
+import { cause, detail, refusal, reply } from './refusal.ts';
+import { deliverableAsStored, message } from './smtp.ts';
 import { unsubscribeLinks, type OneClick } from './unsubscribe.ts';
 
 export type SendPlan = {
@@ -29,7 +30,7 @@ export type SendPlan = {
   stopping: AbortSignal;
 };
 
-/** Permanent refusals in a row that mean the server refuses everything (a quota, a blocked account). */
+/** Permanent refusals in a row that mean the server refuses everything (the sender's DNS, a quota, a blocked account). */
 const REFUSED_IN_A_ROW = 10;
 
 /** Spaces hand-overs at least 1/rate seconds apart, across all senders. */
@@ -66,12 +67,20 @@ export async function sendAll(plan: SendPlan) {
       } catch (error) {
         const kind = refusal(error);
         if (kind === 'uncertain') return void (done.uncertain += 1); // stays 'sending', named by the next run
-        if (kind === 'permanent') {
-          await record(plan.db, plan.campaign, hash, 'failed', detail(error));
-          done.failed += 1;
-          const refused = `The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped. Last reply:`;
-          if (++refusedInARow >= REFUSED_IN_A_ROW) stop = new Error(`${refused} ${reply(error)}`);
-          return;
+        if (kind === 'bounced' || kind === 'refused') {
+          const inARow = ++refusedInARow >= REFUSED_IN_A_ROW;
+          if (kind === 'bounced') {
+            await record(plan.db, plan.campaign, hash, 'failed', detail(error));
+            done.failed += 1;
+            const refused = `The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped. Last reply:`;
+            if (inARow) stop = new Error(`${refused} ${reply(error)}`);
+            return;
+          }
+          // Not the recipient's fault: left to send, and not taken again by this run.
+          resting.push(hash);
+          await record(plan.db, plan.campaign, hash, 'pending', detail(error));
+          if (inARow) stop = new Error(`${cause(error)}. The addresses it refused are left to send.`);
+          return void (done.deferred += 1);
         }
         // Temporary or fatal: back to 'pending' before any wait, so a stop now leaves it to send;
         // resting first, so that no other sender takes it meanwhile.

@@ -1,6 +1,6 @@
 /**
  * The SMTP side of notify: SMTP_URL's server over verified TLS (smtps://, or smtp:// with STARTTLS
- * required; plain only to this machine), one message per recipient, and what a refusal means.
+ * required; plain only to this machine), one message per recipient.
  */
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
@@ -9,6 +9,7 @@ import { hostOf, isLoopback, secretUrl } from '../connect/secret-url.ts';
 import type { Dkim } from './dkim.ts';
 import type { Letter } from './letter.ts';
 import type { Links } from './unsubscribe.ts';
+import { reply } from './refusal.ts';
 
 const MISSING = "Set it to your provider's SMTP server, e.g. smtps://user:password@smtp.provider.example:465.";
 
@@ -99,50 +100,3 @@ export function message(letter: Letter, to: string, links: Links) {
  * past erasure and suppression.
  */
 export const deliverableAsStored = (address: string) => !/[<>]/.test(address);
-
-/** The connection failed before any message could reach the server: trying again sends nothing twice. */
-const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'];
-const BEFORE_ANY_MESSAGE = ['CONNECT_TIMEOUT', 'GREETING_TIMEOUT', 'UPGRADE_TIMEOUT'];
-
-export type Refusal = 'temporary' | 'permanent' | 'uncertain' | 'fatal';
-type SmtpError = {
-  code?: string;
-  originalCode?: string;
-  responseCode?: number;
-  timeoutType?: string;
-  response?: string;
-};
-
-/**
- * 4xx, or no connection at all: try again later. 5xx: the address is refused. A connection lost
- * or timed out mid-conversation: the server may already hold the message, so it is uncertain and
- * not retried. Anything else stops the run.
- */
-export function refusal(error: unknown): Refusal {
-  const { code, originalCode, responseCode, timeoutType } = (error ?? {}) as SmtpError;
-  if (code === 'EAUTH' || code === 'ETLS' || code === 'EDNS' || code === 'EREQUIRETLS') return 'fatal';
-  if (responseCode && responseCode >= 500) return 'permanent';
-  if (responseCode && responseCode >= 400) return 'temporary';
-  if (NOT_CONNECTED.includes(originalCode ?? '') || BEFORE_ANY_MESSAGE.includes(timeoutType ?? '')) return 'temporary';
-  if (code === 'ECONNECTION' || code === 'ETIMEDOUT' || code === 'ESOCKET' || code === 'EPROTOCOL') return 'uncertain';
-  return 'fatal';
-}
-
-/**
- * What the journal keeps of a refusal: the reply code and enhanced status ("550 5.1.1"), or the
- * error's code. Never the reply's text: servers echo the address in it, in any letter case.
- */
-export function detail(error: unknown): string {
-  const { code, responseCode, response } = (error ?? {}) as SmtpError;
-  if (!responseCode) return code ?? 'error';
-  const enhanced = /^\d{3}[ -]([245]\.\d{1,3}\.\d{1,3})\b/.exec(response ?? '')?.[1];
-  return enhanced ? `${responseCode} ${enhanced}` : String(responseCode);
-}
-
-/** The reply's text for the owner's terminal (never stored), with anything like an address cut out. */
-export function reply(error: unknown): string {
-  const { response, message: text } = (error ?? {}) as { response?: string; message?: string };
-  return String(response ?? text ?? error)
-    .replace(/[^\s<>"'()[\],;:]+@[^\s<>"'()[\],;:]+/gu, '<address>')
-    .slice(0, 300);
-}
