@@ -1,21 +1,34 @@
 import { Command } from 'commander';
+import { withDatabase } from '../connect/database.ts';
+import { changes, letterOptions, recordOf, storedLetter, type Stored } from './campaign.ts';
 import { dkimSigning } from './dkim.ts';
 import type { Sending } from './one-message.ts';
-import { domainOf, letter, mailbox } from './letter.ts';
+import { domainOf, letter, type LetterOptions, type Mailbox, mailbox } from './letter.ts';
 import type { RunOptions } from './run.ts';
 import { BULK_SENDER, dnsServer, OVERRIDE, reportSenderDomain } from './sender-domain.ts';
 import { oneClick, unsubscribing } from './unsubscribe.ts';
-import { wholeNumber, EXIT_CODES, requireYesOffTerminal, UsageError } from '../terminal.ts';
+import { wholeNumber, EXIT_CODES, requireYesOffTerminal, say, UsageError } from '../terminal.ts';
 
-type Modes = { preview?: string; check?: boolean; to?: string };
+type Modes = { preview?: string; force?: boolean; check?: boolean; to?: string };
 type Signing = { unsubscribeUrl?: string; dkimKey?: string; dkimSelector?: string };
-type Options = RunOptions & Parameters<typeof letter>[0] & Modes & Signing;
+type Options = RunOptions & Partial<LetterOptions> & Modes & Signing;
 
-/** The letter and how it is signed: all the domain check needs. */
-function signed(options: Options): Omit<Sending, 'oneClick'> {
-  const written = letter(options);
-  const dkim = dkimSigning(domainOf(written.from), options.dkimSelector, options.dkimKey);
-  return { letter: written, dkim, signing: { selector: options.dkimSelector, privateKey: dkim?.privateKey } };
+/** How messages from `from` are signed: all the domain check needs besides the domain. */
+function signing(from: Mailbox, options: Options): Omit<Sending, 'oneClick' | 'letter'> {
+  const dkim = dkimSigning(domainOf(from), options.dkimSelector, options.dkimKey);
+  return { dkim, signing: { selector: options.dkimSelector, privateKey: dkim?.privateKey } };
+}
+
+/**
+ * The campaign's recorded letter: needed when an option of the letter is missing; for --preview
+ * and --to, compared when a database is set and answers. A send reads it again under its lock.
+ */
+async function stored(options: Options): Promise<Stored | undefined> {
+  const complete = options.from && options.subject !== undefined && options.text;
+  const read = () => withDatabase((db) => storedLetter(db, options.campaign));
+  if (!complete) return read();
+  if (!(options.preview || options.to) || !process.env.DATABASE_URL) return undefined;
+  return read().catch(() => void say("Not compared with the campaign's recorded letter: the database did not answer."));
 }
 
 export function notifyCommand(): Command {
@@ -26,10 +39,10 @@ export function notifyCommand(): Command {
         'Asks first (--yes off a terminal). Ctrl-C stops cleanly: the messages in flight finish; a second ' +
         'Ctrl-C stops at once.',
     )
-    .option('--campaign <name>', 'the journal this send is recorded in', 'launch')
-    .requiredOption('--from <address>', 'the sender, one address with a domain, e.g. "Product <hello@example.com>"')
-    .requiredOption('--subject <text>', 'the subject line (at most 998 characters)')
-    .requiredOption('--text <file>', 'the plain-text body (UTF-8)')
+    .option('--campaign <name>', 'the journal this send is recorded in, with its letter', 'launch')
+    .option('--from <address>', 'the sender, one address with a domain, e.g. "Product <hello@example.com>"')
+    .option('--subject <text>', 'the subject line (at most 998 characters)')
+    .option('--text <file>', 'the plain-text body (UTF-8)')
     .option('--html <file>', 'an HTML body besides the plain text')
     .option('--reply-to <address>', 'where replies and unsubscribe requests go (default: --from)')
     .option(
@@ -47,8 +60,10 @@ export function notifyCommand(): Command {
     .option('--retries <n>', 'attempts after a temporary refusal (4xx, dropped connection)', wholeNumber, 5)
     .option('--backoff <ms>', 'wait before the first retry, doubled each time', wholeNumber, 2000)
     .option('--check', 'check the sender domain only (exit 1 when a record is missing); connect to nothing else')
-    .option('--preview <file.html>', 'write the message as sent, test links, to a new HTML file; connect to nothing')
+    .option('--preview <file.html>', 'write the message as sent, test links, to an HTML file (a new one, or its own)')
+    .option('--force', "let --preview write over a file it did not write")
     .option('--to <address>', 'send one test message to this address only, recorded nowhere')
+    .option('--skip-undeliverable', 'leave out of this campaign the addresses whose domain has no mail server or is throwaway')
     .option('--resend-uncertain', 'send again to the addresses a stopped run left uncertain')
     .option('-y, --yes', 'do not ask before sending (required off a terminal)')
     .option('--json', 'print the summary as JSON on stdout')
@@ -57,20 +72,31 @@ export function notifyCommand(): Command {
       if (options.connections < 1) throw new UsageError('--connections must be at least 1.');
       if (options.limit === 0) throw new UsageError('--limit must be at least 1.');
       if (options.check) {
-        const { letter: checked, signing } = signed(options);
-        await reportSenderDomain(domainOf(checked.from), signing, options.dnsServer);
+        const from = options.from ?? letterOptions(options, (await stored(options))?.letter).from;
+        const sender = mailbox('--from', from);
+        await reportSenderDomain(domainOf(sender), signing(sender, options).signing, options.dnsServer);
         return;
+      }
+      const found = await stored(options);
+      const files = letterOptions(options, found?.letter);
+      const written = letter(files);
+      const record = recordOf(written, files);
+      const changed = found?.letter ? changes(record, found.letter) : [];
+      if (changed.length && (options.preview || options.to)) {
+        const refused = found?.sent ? ', and a send of it in this campaign is refused' : '';
+        say(`This letter differs from campaign "${options.campaign}"'s: ${changed.join(', ')}${refused}.`);
       }
       const urls = unsubscribing(options.unsubscribeUrl);
       // The mailer is loaded only here: the other commands (export of a long list) stay ~20 MB lighter.
       const one = () => import('./one-message.ts');
-      if (options.preview) await (await one()).preview(letter(options), urls, options.preview);
-      else if (options.to) await (await one()).testMessage(signed(options), urls, mailbox('--to', options.to).address);
-      else {
+      if (options.preview) await (await one()).preview(written, urls, options.preview, options.force);
+      else if (options.to) {
+        const to = mailbox('--to', options.to).address;
+        await (await one()).testMessage({ letter: written, ...signing(written.from, options) }, urls, to);
+      } else {
         requireYesOffTerminal(options.yes);
-        process.exitCode = await (
-          await import('./run.ts')
-        ).run(options, { ...signed(options), oneClick: await oneClick(urls) });
+        const sending = { letter: written, ...signing(written.from, options), oneClick: await oneClick(urls) };
+        process.exitCode = await (await import('./run.ts')).run(options, sending, record);
       }
     });
 }

@@ -24,7 +24,7 @@ export const domainOf = ({ address }: Mailbox) => address.slice(address.lastInde
 
 export const shown = ({ name, address }: Mailbox) => (name ? `${name} <${address}>` : address);
 
-type LetterOptions = { from: string; replyTo?: string; subject: string; text: string; html?: string };
+export type LetterOptions = { from: string; replyTo?: string; subject: string; text: string; html?: string };
 
 export function letter(options: LetterOptions): Letter {
   const from = mailbox('--from', options.from);

@@ -36,9 +36,13 @@ export function codes(text: string): { reply: number; enhanced?: string } | unde
   return found ? { reply: Number(found[1]), enhanced: found[2] } : undefined;
 }
 
-/** Whether a permanent reply (or a journal detail "550 5.1.1") says the recipient's mailbox is gone. */
+/**
+ * Whether a permanent reply (or a journal detail "550 5.1.1") says the recipient's mailbox is gone.
+ * A bare 501 to RCPT TO is a syntax error in its one argument, the address: X.1.3's meaning.
+ */
 export function aboutTheMailbox(text: string): boolean {
   const found = codes(text);
+  if (found?.reply === 501 && !found.enhanced) return true;
   return !!found?.enhanced && found.reply >= 500 && MAILBOX.has(found.enhanced.slice(2));
 }
 

@@ -5,7 +5,9 @@ import { type Opener, openerFor } from '../seal/open.ts';
 import { progress } from '../progress.ts';
 import { confirm, EXIT, json, say, UsageError } from '../terminal.ts';
 import { enqueue, lockCampaign, resendUncertain, toSend, uncertain } from './journal.ts';
+import { nameJunk } from './junk.ts';
 import type { Sending } from './one-message.ts';
+import { remember, sameLetter, storedLetter, type Recorded } from './campaign.ts';
 import { domainOf, shown } from './letter.ts';
 import { preflight, type PreflightOptions } from './sender-domain.ts';
 import { sendAll } from './send.ts';
@@ -20,6 +22,7 @@ export type RunOptions = PreflightOptions & {
   retries: number;
   backoff: number;
   resendUncertain?: boolean;
+  skipUndeliverable?: boolean;
   yes?: boolean;
   json?: boolean;
 };
@@ -35,7 +38,7 @@ async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener
     say('They may or may not have received the message; --resend-uncertain sends them again:');
     for (const email of unsure) say(`  ${email ?? '(erased since)'}`);
   }
-  return Math.min(await toSend(db, options.campaign), options.limit ?? Infinity);
+  return toSend(db, options.campaign);
 }
 
 /**
@@ -65,7 +68,7 @@ export function ctrlC(): { stopping: AbortSignal; release(): void } {
   return { stopping: controller.signal, release: () => void process.off('SIGINT', onSigint) };
 }
 
-export async function run(options: RunOptions, sending: Sending): Promise<number> {
+export async function run(options: RunOptions, sending: Sending, record: Recorded): Promise<number> {
   const { letter, oneClick } = sending;
   const transport = smtpTransport(options.connections, sending.dkim);
   const db = newPool(options.connections + 1);
@@ -77,10 +80,14 @@ export async function run(options: RunOptions, sending: Sending): Promise<number
     if (!(await lockCampaign(lock, options.campaign))) {
       throw new UsageError(`Another notify run of campaign "${options.campaign}" is running.`);
     }
+    const changed = sameLetter(options.campaign, record, await storedLetter(lock, options.campaign));
+    if (changed.length) say(`The letter changed (${changed.join(', ')}); nobody has the old one: this one is recorded.`);
     // Before anything is sent or shown: without the key, no address at all.
     const opener = await openerFor(lock, 'notify');
     await checkSmtp(transport);
-    const n = await queue(db, options, opener);
+    const queued = await queue(db, options, opener);
+    if (queued) await nameJunk(db, options, opener);
+    const n = Math.min(await toSend(db, options.campaign), options.limit ?? Infinity);
     await preflight(domainOf(letter.from), sending.signing, options, n);
     if (n)
       await confirm(
@@ -88,6 +95,7 @@ export async function run(options: RunOptions, sending: Sending): Promise<number
         options.yes,
         'Nothing sent.',
       );
+    await remember(lock, options.campaign, record);
     const bar = progress('notify', n, Math.max(100, Math.ceil(n / 20)));
     const interrupt = ctrlC();
     const plan = { ...options, letter, oneClick, opener, transport, db, limit: n, backoffMs: options.backoff };

@@ -68,18 +68,17 @@ export async function sendAll(plan: SendPlan) {
         const kind = refusal(error);
         if (kind === 'uncertain') return void (done.uncertain += 1); // stays 'sending', named by the next run
         if (kind === 'bounced' || kind === 'refused') {
-          const inARow = ++refusedInARow >= REFUSED_IN_A_ROW;
+          const why = kind === 'bounced' ? reply(error) : `${cause(error)}. Those it refused are left to send`;
+          if (++refusedInARow >= REFUSED_IN_A_ROW) {
+            stop = new Error(`The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped: ${why}.`);
+          }
           if (kind === 'bounced') {
             await record(plan.db, plan.campaign, hash, 'failed', detail(error));
-            done.failed += 1;
-            const refused = `The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped. Last reply:`;
-            if (inARow) stop = new Error(`${refused} ${reply(error)}`);
-            return;
+            return void (done.failed += 1);
           }
-          // Not the recipient's fault: left to send, and not taken again by this run.
+          // Not the recipient's: left to send, and not taken again by this run.
           resting.push(hash);
           await record(plan.db, plan.campaign, hash, 'pending', detail(error));
-          if (inARow) stop = new Error(`${cause(error)}. The addresses it refused are left to send.`);
           return void (done.deferred += 1);
         }
         // Temporary or fatal: back to 'pending' before any wait, so a stop now leaves it to send;

@@ -13,7 +13,7 @@ const QUERY_TIMEOUT_MS = 2_000;
 export const LOOKUP_BUDGET_MS = 10_000;
 
 /** servers: which resolver answered, for the report ("127.0.0.1:53"). */
-export type Lookup = { servers: string; txt: Query; mx: Query; cancel(): void };
+export type Lookup = { servers: string; txt: Query; mx: Query; addresses: Query; cancel(): void };
 type Query = (name: string) => Promise<string[] | 'none'>;
 
 /** commander's parser for --dns-server: `127.0.0.1`, `127.0.0.1:5353` or `[::1]:5353`. */
@@ -27,8 +27,8 @@ export function dnsServer(value: string): string {
 /** No such name or no such record: the record is missing. Anything else: the lookup failed. */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA']);
 
-export function lookup(server: string | undefined): Lookup {
-  const resolver = new Resolver({ timeout: QUERY_TIMEOUT_MS, tries: 2 });
+export function lookup(server: string | undefined, timeout = QUERY_TIMEOUT_MS): Lookup {
+  const resolver = new Resolver({ timeout, tries: 2 });
   if (server) resolver.setServers([server]);
   const absentOr = async <T>(query: Promise<T>): Promise<T | 'none'> =>
     query.catch((error: NodeJS.ErrnoException) => {
@@ -39,6 +39,10 @@ export function lookup(server: string | undefined): Lookup {
     servers: resolver.getServers().join(', ') || '(none configured)',
     txt: (name) => absentOr(resolver.resolveTxt(name).then((records) => records.map((parts) => parts.join('')))),
     mx: (name) => absentOr(resolver.resolveMx(name).then((records) => records.map((r) => r.exchange))),
+    addresses: async (name) => {
+      const v4 = await absentOr(resolver.resolve4(name));
+      return v4 === 'none' ? absentOr(resolver.resolve6(name)) : v4;
+    },
     cancel: () => resolver.cancel(),
   };
 }

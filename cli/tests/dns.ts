@@ -1,8 +1,8 @@
-/** A DNS server on loopback (dns2, UDP) answering TXT and MX from a zone the test edits. */
+/** A DNS server on loopback (dns2, UDP) answering TXT, MX and A from a zone the test edits; `silent` names never answer. */
 import { Resolver } from 'node:dns/promises';
 import dns2 from 'dns2';
 
-export type Zone = Map<string, { txt?: string[]; mx?: string[] }>;
+export type Zone = Map<string, { txt?: string[]; mx?: string[]; a?: string[]; silent?: boolean }>;
 export type Dns = {
   /** `127.0.0.1:port`, for --dns-server. */
   server: string;
@@ -26,7 +26,11 @@ export async function startDns(zone: Zone = new Map()): Promise<Dns> {
       const { name, type } = question;
       const entry = zone.get(name.toLowerCase());
       asked.push(`${type === Packet.TYPE.MX ? 'MX' : type === Packet.TYPE.TXT ? 'TXT' : type} ${name}`);
+      if (entry?.silent) return; // a server that never answers: the asker times out
       if (!entry) response.header.rcode = Packet.RCODE.NXDOMAIN;
+      else if (type === Packet.TYPE.A) {
+        for (const address of entry.a ?? []) response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 60, address }));
+      }
       else if (type === Packet.TYPE.TXT) {
         for (const text of entry.txt ?? []) {
           // Strings of at most 255 octets each, as a DNS host splits a long DKIM key.
