@@ -45,7 +45,13 @@ export function letterOptions(given: Given, recorded?: Recorded): LetterOptions 
 export function recordOf(letter: Letter, files: LetterOptions): Recorded {
   const html = letter.html && files.html ? { html: body(files.html, letter.html) } : {};
   const { subject } = letter;
-  return { from: shown(letter.from), replyTo: shown(letter.replyTo), subject, text: body(files.text, letter.text), ...html };
+  return {
+    from: shown(letter.from),
+    replyTo: shown(letter.replyTo),
+    subject,
+    text: body(files.text, letter.text),
+    ...html,
+  };
 }
 
 /** What differs between two letters, in the owner's words. */

@@ -61,9 +61,12 @@ export function notifyCommand(): Command {
     .option('--backoff <ms>', 'wait before the first retry, doubled each time', wholeNumber, 2000)
     .option('--check', 'check the sender domain only (exit 1 when a record is missing); connect to nothing else')
     .option('--preview <file.html>', 'write the message as sent, test links, to an HTML file (a new one, or its own)')
-    .option('--force', "let --preview write over a file it did not write")
+    .option('--force', 'let --preview write over a file it did not write')
     .option('--to <address>', 'send one test message to this address only, recorded nowhere')
-    .option('--skip-undeliverable', 'leave out of this campaign the addresses whose domain has no mail server or is throwaway')
+    .option(
+      '--skip-undeliverable',
+      'leave out of this campaign the addresses whose domain has no mail server or is throwaway',
+    )
     .option('--resend-uncertain', 'send again to the addresses a stopped run left uncertain')
     .option('-y, --yes', 'do not ask before sending (required off a terminal)')
     .option('--json', 'print the summary as JSON on stdout')

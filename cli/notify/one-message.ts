@@ -23,7 +23,8 @@ export async function testMessage(sending: Omit<Sending, 'oneClick'>, urls: Unsu
 }
 
 /** The first line of every preview: what lets a later --preview write over its own file, and no other. */
-const PREVIEW_START = '<!doctype html><meta charset="utf-8"><meta name="generator" content="waitlist notify --preview">';
+const PREVIEW_START =
+  '<!doctype html><meta charset="utf-8"><meta name="generator" content="waitlist notify --preview">';
 
 /** Whether `file` is missing, or a preview (read only as far as the mark). */
 async function oursOrFree(file: string): Promise<boolean> {

@@ -4,7 +4,7 @@
  * 7505: MX "."), or neither record, is undeliverable. A domain that does not answer in time is
  * unknown, and sent to. Throwaway domains from mailchecker's list (the version package.json pins).
  */
-import { blacklist } from 'mailchecker';
+import mailchecker from 'mailchecker';
 import { lookup } from './sender-domain.ts';
 
 export type Verdict = 'deliverable' | 'no mail server' | 'null MX' | 'throwaway' | 'unknown';
@@ -15,7 +15,7 @@ export const UNDELIVERABLE: Verdict[] = ['no mail server', 'null MX', 'throwaway
 const DOMAIN_BUDGET_MS = 3_000;
 const AT_ONCE = 16;
 
-const throwaways = blacklist();
+const throwaways = mailchecker.blacklist();
 /** The domain or a parent domain is on the list (as mailchecker's own check walks it). */
 const throwaway = (domain: string) =>
   domain.split('.').some((_, i, labels) => throwaways.has(labels.slice(i).join('.')));
@@ -23,7 +23,8 @@ const throwaway = (domain: string) =>
 async function judge(dns: ReturnType<typeof lookup>, domain: string): Promise<Verdict> {
   if (throwaway(domain)) return 'throwaway';
   const mx = await dns.mx(domain);
-  if (mx !== 'none' && mx.length) return mx.every((exchange) => exchange === '' || exchange === '.') ? 'null MX' : 'deliverable';
+  if (mx !== 'none' && mx.length)
+    return mx.every((exchange) => exchange === '' || exchange === '.') ? 'null MX' : 'deliverable';
   const addresses = await dns.addresses(domain);
   return addresses === 'none' || !addresses.length ? 'no mail server' : 'deliverable';
 }

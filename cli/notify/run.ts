@@ -81,7 +81,8 @@ export async function run(options: RunOptions, sending: Sending, record: Recorde
       throw new UsageError(`Another notify run of campaign "${options.campaign}" is running.`);
     }
     const changed = sameLetter(options.campaign, record, await storedLetter(lock, options.campaign));
-    if (changed.length) say(`The letter changed (${changed.join(', ')}); nobody has the old one: this one is recorded.`);
+    if (changed.length)
+      say(`The letter changed (${changed.join(', ')}); nobody has the old one: this one is recorded.`);
     // Before anything is sent or shown: without the key, no address at all.
     const opener = await openerFor(lock, 'notify');
     await checkSmtp(transport);

@@ -38,7 +38,9 @@ export function printSummary(s: Summary): void {
   say(`Campaign "${s.campaign}", ${s.onTheList} addresses on the list:`);
   say(`  sent: ${s.sentNow} in this run, ${s.sent} in all`);
   say(`  skipped: ${s.skipped} (on the do-not-email list, or left out: no mail server, throwaway domain)`);
-  say(`  failed: ${s.failed} refused for good (no such mailbox or domain, or not deliverable as stored), now on the do-not-email list`);
+  say(
+    `  failed: ${s.failed} refused for good (no such mailbox or domain, or not deliverable as stored), now on the do-not-email list`,
+  );
   for (const { detail, n } of s.failures) say(`    ${n} × ${detail}`);
   say(`  uncertain: ${s.uncertain} (with the SMTP server when a run stopped; --resend-uncertain sends them again)`);
   say(`  left to send: ${s.leftToSend}`);

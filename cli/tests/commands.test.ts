@@ -132,8 +132,8 @@ describe('waitlist', () => {
     const file = join(mkdtempSync(join(tmpdir(), 'suppress-')), 'unsubscribed.csv');
     writeFileSync(file, 'Email Address,date\r\n"UNSUB-2@example.com",2026-11-01\r\n');
     const args = await waitlist(['suppress', 'Unsub-1@Example.com', '--reason', 'unsubscribed', '--json']);
-    expect(JSON.parse(args.stdout)).toEqual({ suppressed: 1, alreadyListed: 0, signedUp: 1, notAddresses: 0 });
-    expect((await waitlist(['suppress', '--file', file])).stdout).toContain('1 added');
+    expect(JSON.parse(args.stdout)).toEqual({ onTheList: 1, alreadySuppressed: 0, notOnTheList: 0 });
+    expect((await waitlist(['suppress', '--file', file])).stdout).toContain('1 on the waiting list, now suppressed');
     writeFileSync(file, 'bounce-1@example.com\n\n');
     expect((await waitlist(['suppress', '--file', file, '--reason', 'bounced'])).code).toBe(0);
     const exported = await waitlist(['export']);

@@ -29,9 +29,9 @@ export async function startDns(zone: Zone = new Map()): Promise<Dns> {
       if (entry?.silent) return; // a server that never answers: the asker times out
       if (!entry) response.header.rcode = Packet.RCODE.NXDOMAIN;
       else if (type === Packet.TYPE.A) {
-        for (const address of entry.a ?? []) response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 60, address }));
-      }
-      else if (type === Packet.TYPE.TXT) {
+        for (const address of entry.a ?? [])
+          response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 60, address }));
+      } else if (type === Packet.TYPE.TXT) {
         for (const text of entry.txt ?? []) {
           // Strings of at most 255 octets each, as a DNS host splits a long DKIM key.
           const data = [...(text.match(/.{1,255}/gs) ?? [''])];

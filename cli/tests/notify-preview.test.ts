@@ -72,12 +72,12 @@ describe('notify --preview', () => {
     expect(elements(page).filter((e) => e.tagName === 'script')).toEqual([]);
   });
 
-  it('never writes over a file, and needs the site address for the body link', async () => {
+  it('never writes over a file it did not write, and needs the site address for the body link', async () => {
     const file = join(folder, 'taken.html');
     writeFileSync(file, 'mine');
     const taken = await waitlist([...args, '--preview', file], nothing);
     expect(taken.code).toBe(2);
-    expect(taken.stderr).toContain(`Cannot write the preview to ${file}`);
+    expect(taken.stderr).toContain(`${file} exists and is not a preview: give another file, or --force`);
     expect(readFileSync(file, 'utf8')).toBe('mine');
     const siteless = await waitlist([...args, '--preview', join(folder, 'new.html')], {
       ...nothing,

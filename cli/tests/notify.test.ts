@@ -110,43 +110,6 @@ describe('waitlist notify', () => {
     expect(inbox.deliveredTo('ada@example.com')).toBe(1);
   });
 
-  it('records a permanent refusal (5xx), puts the address on the do-not-email list, and never retries it', async () => {
-    await seed(db.owner, ['gone@example.com']);
-    let asked = 0;
-    inbox.answerRcpt = (address) =>
-      address === 'gone@example.com' ? (asked++, { code: 550, message: 'No such user here' }) : undefined;
-    const { code, stderr } = await notify('bounce');
-    expect(code).toBe(0);
-    expect(asked).toBe(1);
-    expect(stderr).toContain('failed: 1 refused for good');
-    expect(stderr).toContain('1 × 550\n');
-    const { rows } = await db.owner.query(
-      `select reason from private.do_not_email where address_hash = private.address_hash('gone@example.com')`,
-    );
-    expect(rows).toEqual([{ reason: 'bounced' }]);
-    expect((await notify('bounce')).stderr).toContain('sent: 0 in this run');
-    expect(asked).toBe(1);
-    inbox.answerRcpt = () => undefined;
-  });
-
-  it('stops after ten permanent refusals in a row: a server refusing everything is not ten bad addresses', async () => {
-    const started = (await db.owner.query('select now() as at')).rows[0].at;
-    inbox.answerRcpt = () => ({ code: 554, message: 'Daily sending quota exceeded' });
-    const { code, stderr } = await notify('refused', '--connections', '1');
-    inbox.answerRcpt = () => undefined;
-    expect(code).toBe(1);
-    expect(stderr).toContain('Stopped early: The SMTP server refused 10 addresses in a row');
-    const { rows } = await db.owner.query(
-      `select state, count(*)::int as n from private.notify_journal where campaign = 'refused' group by 1 order by 1`,
-    );
-    expect(rows).toEqual([
-      { state: 'failed', n: 10 },
-      { state: 'pending', n: expect.any(Number) },
-    ]);
-    // Put the ten back for the other tests: they were not bad addresses.
-    await db.owner.query(`delete from private.do_not_email where reason = 'bounced' and added_at >= $1`, [started]);
-  });
-
   it('--to sends one test message and records nothing', async () => {
     inbox.accepted.length = 0;
     const { code } = await notify('test-message', '--to', 'me@product.example');

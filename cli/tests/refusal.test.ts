@@ -21,6 +21,7 @@ describe('refusal', () => {
     '553 5.1.3 Bad recipient address syntax',
     '556 5.1.10 Recipient address has null MX',
     '550 5.2.1 The email account that you tried to reach is disabled',
+    '501 Bad recipient address syntax',
   ])('%s: the mailbox is gone (bounced)', (response) => {
     expect(refusal(refused(response))).toBe('bounced');
   });

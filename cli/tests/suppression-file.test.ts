@@ -55,6 +55,8 @@ describe('addressesInFile', () => {
     expect(() => addressesInFile('Recipient,Type\nada@example.com,hard\n')).toThrow(
       'No email/e-mail/email address/email_address/emailaddress/address column in the file’s first line',
     );
-    expect(() => addressesInFile('email,type\n"ada@example.com"x,hard\n')).toThrow(/^The file is not valid CSV \(\w+, line 2\)\.$/);
+    expect(() => addressesInFile('email,type\n"ada@example.com"x,hard\n')).toThrow(
+      /^The file is not valid CSV \(\w+, line 2\)\.$/,
+    );
   });
 });
