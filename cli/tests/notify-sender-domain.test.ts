@@ -160,7 +160,7 @@ describe('notify and the sender domain', () => {
     inbox.answerRcpt = () => undefined;
     expect(overridden.code, overridden.stderr).toBe(1);
     expect(overridden.stderr).toContain(`Sending to ${rows[0].n} anyway (--despite-sender-domain).`);
-    expect(overridden.stderr).toContain('The SMTP server refused 10 addresses in a row; stopped.');
+    expect(overridden.stderr).toContain('The SMTP server refused 10 addresses in a row; stopped: ');
   });
 
   it('warns below the threshold (--limit) and sends', async () => {
