@@ -1239,6 +1239,24 @@ ALTER TABLE private.mailable_signups OWNER TO postgres;
 COMMENT ON VIEW private.mailable_signups IS 'public.waiting_list without the do-not-email list (an erased address that signed up again is back), with each row''s seal and hour key: email is null once sealed. Matched by address hash: the owner''s commands hash rows restored with triggers off before they read it.';
 
 --
+-- Name: notify_campaigns; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.notify_campaigns (
+    campaign text NOT NULL,
+    letter jsonb NOT NULL,
+    recorded_at timestamp with time zone DEFAULT now() NOT NULL
+);
+
+ALTER TABLE private.notify_campaigns OWNER TO postgres;
+
+--
+-- Name: TABLE notify_campaigns; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.notify_campaigns IS 'Each campaign''s letter as notify recorded it: {from, replyTo, subject, text: {file, sha256}, html?}.';
+
+--
 -- Name: notify_journal; Type: TABLE; Schema: private; Owner: postgres
 --
 
@@ -1450,6 +1468,13 @@ ALTER TABLE ONLY private.hour_key_2
 
 ALTER TABLE ONLY private.key_holders
     ADD CONSTRAINT key_holders_pkey PRIMARY KEY (id);
+
+--
+-- Name: notify_campaigns notify_campaigns_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.notify_campaigns
+    ADD CONSTRAINT notify_campaigns_pkey PRIMARY KEY (campaign);
 
 --
 -- Name: notify_journal notify_journal_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
