@@ -22,19 +22,20 @@
 set lock_timeout = '5s';
 set statement_timeout = '60s';
 
--- Each holder row, with the oldest row of its key.
-create or replace view private.holder_rows with (security_barrier) as
-  select h.id, min(h.id) over (partition by extensions.pgp_key_id(h.public_key)) as kept,
-         max(h.checked_at) over (partition by extensions.pgp_key_id(h.public_key)) as checked_at
-  from private.key_holders h;
+-- A later row of a key gives the oldest the copies it lacks, and its last check; then it goes.
 insert into private.wrapped_hour_keys (hour_key_id, holder_id, wrapped)
 select w.hour_key_id, r.kept, w.wrapped
-from private.wrapped_hour_keys w join private.holder_rows r on r.id = w.holder_id and r.id <> r.kept
+from private.wrapped_hour_keys w
+join (select id, min(id) over (partition by extensions.pgp_key_id(public_key)) as kept from private.key_holders) r
+  on r.id = w.holder_id and r.id <> r.kept
 on conflict do nothing;
 update private.key_holders h set checked_at = r.checked_at
-from private.holder_rows r where r.id = h.id and r.id = r.kept;
-delete from private.key_holders h using private.holder_rows r where r.id = h.id and r.id <> r.kept;
-drop view private.holder_rows;
+from (select min(id) as id, max(checked_at) as checked_at from private.key_holders
+      group by extensions.pgp_key_id(public_key)) r
+where r.id = h.id;
+delete from private.key_holders h
+where exists (select from private.key_holders o
+              where o.id < h.id and extensions.pgp_key_id(o.public_key) = extensions.pgp_key_id(h.public_key));
 
 drop index private.key_holders_public_key;
 create unique index key_holders_key_id on private.key_holders (extensions.pgp_key_id(public_key));
