@@ -85,13 +85,14 @@ it('no word of the retired designs is left in a tracked file', () => {
 // took cli/ to its ceiling; a second key holder, keys check and notify --preview fit under it once the
 // lints (a second way at runtime; tests keep them), the plain export writer and health's capability
 // check went; the shared allocations' migration took the migrations past 1,400,
-// and the key holders' (a second holder of the list's keys) to 1,550.
+// the key holders' (a second holder of the list's keys) to 1,550, and holders by key (one row per
+// key, its merge, a clear key's file truncated after its hour) to 1,650.
 it('cli/ is at most 5,000 lines of non-test code', () => {
   expect(total(code('cli'))).toBeLessThanOrEqual(5000);
 });
 
-it('supabase/migrations/ is at most 1,550 lines', () => {
-  expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1550);
+it('supabase/migrations/ is at most 1,650 lines', () => {
+  expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1650);
 });
 
 it('every doc is at most 400 lines, docs/operations.md at most 300, all of them together at most 2,000', () => {
