@@ -188,10 +188,10 @@ describe('a thief with any copy of the database', () => {
     await owner.query('insert into private.key_holders (public_key) values ($1)', [
       Buffer.from((await keyPair()).publicKey),
     ]);
-    const { rows: holders } = await owner.query(
-      'select extensions.pgp_key_id(public_key) as id from private.key_holders order by id',
+    const { rows: added } = await owner.query(
+      'select extensions.pgp_key_id(public_key) as key_id from private.key_holders order by id desc limit 1',
     );
-    const removed = await waitlist(['keys', 'remove', holders[1].id, '--yes'], { DATABASE_URL: ownerUrl(info) });
+    const removed = await waitlist(['keys', 'remove', added[0].key_id, '--yes'], { DATABASE_URL: ownerUrl(info) });
     expect(removed.code, removed.stderr).toBe(0);
     await atHour(5);
     await restart('fast', async () => {
