@@ -39,9 +39,10 @@ async function holderOf(db: pg.Client, key: PublicKey): Promise<{ id: string; ke
      from private.key_holders where extensions.pgp_key_id(public_key) = extensions.pgp_key_id($1) or fingerprint = $2`,
     [key.bytes, key.fingerprint],
   );
+  const other = held.rows.find((row) => !row.same);
+  if (other)
+    throw new UsageError(`That key is a holder already, with encryption key ${other.keyId}: keys remove it first.`);
   const [row] = held.rows;
-  if (row && !row.same)
-    throw new UsageError(`That key is a holder already, with encryption key ${row.keyId}: keys remove it first.`);
   if (row) {
     await db.query('update private.key_holders set fingerprint = $2 where id = $1', [row.id, key.fingerprint]);
     return { ...row, held: true };
