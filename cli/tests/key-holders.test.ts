@@ -162,7 +162,7 @@ describe('a second holder', () => {
     expect((await check(second.keyFile, SECOND)).code).toBe(0);
     const listed = await waitlist(['keys', 'holders']);
     expect(listed.stdout.trim().split('\n')).toHaveLength(2);
-  });
+  }, 90_000); // a GnuPG key pair made, and five runs of the command
 
   it('once removed (though added twice), opens nothing sealed after; the other holder still opens everything', async () => {
     const { rows: kept } = await db.owner.query<{ id: string }>(
