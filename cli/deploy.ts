@@ -11,6 +11,7 @@ import { parseEnv } from 'node:util';
 import { Command } from 'commander';
 import { childEnv } from './baseline.ts';
 import { withDatabase } from './connect/database.ts';
+import { tokenDestination } from './connect/secret-url.ts';
 import { addOrigin } from './guard.ts';
 import { originOf } from './origins.ts';
 import { say, UsageError } from './terminal.ts';
@@ -40,15 +41,20 @@ const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 const wranglerEnv = () => ({ ...childEnv(WRANGLER_ENV), WRANGLER_SEND_METRICS: 'false', WRANGLER_HIDE_BANNER: 'true' });
 const wrangler = (args: string[], capture = false) => run(bin('wrangler'), ['pages', ...args], wranglerEnv(), capture);
 
+/** Where CLOUDFLARE_API_TOKEN goes, deploy's calls and wrangler's. */
+const cloudflareApi = () => tokenDestination('CLOUDFLARE_API_BASE_URL', 'https://api.cloudflare.com/client/v4');
+
 /** A call to Cloudflare's API for the Pages project (wrangler has no command for its domains). */
 async function pagesApi<T>(project: string, path = '', body?: object): Promise<T> {
-  const { CLOUDFLARE_API_BASE_URL: base = 'https://api.cloudflare.com/client/v4', CLOUDFLARE_ACCOUNT_ID: account } =
-    process.env;
-  const response = await fetch(`${base}/accounts/${account}/pages/projects/${project}${path}`, {
-    method: body ? 'POST' : 'GET',
-    headers: { authorization: `Bearer ${process.env.CLOUDFLARE_API_TOKEN}`, 'content-type': 'application/json' },
-    body: body && JSON.stringify(body),
-  });
+  const base = cloudflareApi().href.replace(/\/$/, '');
+  const response = await fetch(
+    `${base}/accounts/${process.env.CLOUDFLARE_ACCOUNT_ID}/pages/projects/${project}${path}`,
+    {
+      method: body ? 'POST' : 'GET',
+      headers: { authorization: `Bearer ${process.env.CLOUDFLARE_API_TOKEN}`, 'content-type': 'application/json' },
+      body: body && JSON.stringify(body),
+    },
+  );
   const answer = (await response.json()) as { success: boolean; errors?: { message: string }[]; result: T };
   if (!answer.success) throw new Error(`Cloudflare refused ${path || 'the project'}: ${answer.errors?.[0]?.message}`);
   return answer.result;
@@ -67,6 +73,7 @@ function buildEnv(production: string, preview?: string): NodeJS.ProcessEnv {
 async function deploy({ project, preview, outDir }: Options): Promise<void> {
   const unset = ['CLOUDFLARE_API_TOKEN', 'CLOUDFLARE_ACCOUNT_ID'].filter((name) => !process.env[name]);
   if (unset.length) throw new UsageError(`Not set: ${unset.join(', ')} (docs/deploy.md, "What deploy needs").`);
+  cloudflareApi();
   const production = process.env.PRODUCTION_BRANCH || 'main';
   if (preview === production)
     throw new UsageError(`--preview ${preview} is the production branch (PRODUCTION_BRANCH).`);

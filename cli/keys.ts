@@ -106,7 +106,7 @@ export function keysCommand(): Command {
     .action(add);
   keys
     .command('remove')
-    .description('Remove a key holder: their key opens nothing sealed from now on.')
+    .description('Remove a key holder (however their key was exported): it opens nothing sealed from now on.')
     .argument('<key-id>', 'as keys holders lists it')
     .option('-y, --yes', 'do not ask first (required off a terminal)')
     .action(remove);

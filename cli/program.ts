@@ -3,10 +3,19 @@ import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { skipTlsVerify } from './connect/database.ts';
 import { explainDatabaseError } from './connect/database-errors.ts';
+import { PASSPHRASE, PASSPHRASE_COMMAND } from './seal/owner-key.ts';
+import { ENV_FILE, envFileValues } from './setup/env-file.ts';
 import { Cancelled, EXIT, EXIT_CODES, say, UsageError } from './terminal.ts';
 
-// DATABASE_URL and SMTP_URL may live in .env.local (git-ignored); the shell's values win.
-if (existsSync('.env.local')) process.loadEnvFile('.env.local');
+// DATABASE_URL and SMTP_URL may live in .env.local (git-ignored); the shell's values win. Not the
+// owner key's passphrase: beside the key's command, whoever reads the file would open the list.
+if (envFileValues()[PASSPHRASE]) {
+  say(`waitlist: ${ENV_FILE} holds ${PASSPHRASE}: delete that line (whoever reads the file opens the list). Keep the`);
+  say(`passphrase in your password manager and set ${PASSPHRASE_COMMAND} to its command that prints it (in your`);
+  say('shell, not in .env.local), or run on a terminal and type it when asked.');
+  process.exit(EXIT.usage);
+}
+if (existsSync(ENV_FILE)) process.loadEnvFile(ENV_FILE);
 
 const program = new Command('waitlist')
   .description('Count, export, erase and email the waiting list. Connects with DATABASE_URL.')

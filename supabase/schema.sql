@@ -720,20 +720,18 @@ CREATE FUNCTION private.retire_hour_keys() RETURNS integer
 declare
   hour timestamptz := date_trunc('hour', private.seal_clock(), 'UTC');
   slot text;
-  held boolean;
+  early boolean;
   retired integer := 0;
 begin
-  -- The current hour's table holds an older key only if no run emptied it in the hours before
-  -- (the job stopped for over an hour): deleted, which takes no lock a signup waits for; its bytes
-  -- stay in the table's file until the table is emptied after its hour.
+  -- An older key in the current hour's table (the job stopped for over an hour): deleted, with no
+  -- lock a signup waits for; its dead row goes with the file once this hour is over.
   execute format('delete from private.%I where hour < $1', private.hour_key_table(hour)) using hour;
   foreach slot in array array['hour_key_0', 'hour_key_1', 'hour_key_2'] loop
-    continue when slot = private.hour_key_table(hour);
-    -- Only a table whose keys are all of past hours (the next hour's first signup may be early).
-    execute format('select exists (select from private.%I) and not exists (select from private.%I where hour >= $1)',
-                   slot, slot)
-      into held using hour;
-    continue when not held;
+    continue when slot = private.hour_key_table(hour)
+      or pg_catalog.pg_relation_size(format('private.%I', slot)::regclass) = 0;
+    -- Not a table holding the next hour's key (that hour's first signup may be early).
+    execute format('select exists (select from private.%I where hour >= $1)', slot) into early using hour;
+    continue when early;
     begin
       execute format('lock table private.%I in access exclusive mode nowait', slot);
       execute format('truncate private.%I', slot);
@@ -752,7 +750,7 @@ ALTER FUNCTION private.retire_hour_keys() OWNER TO postgres;
 -- Name: FUNCTION retire_hour_keys(); Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON FUNCTION private.retire_hour_keys() IS 'Empties the clear-key tables of past hours (each minute, by pg_cron); returns how many it emptied.';
+COMMENT ON FUNCTION private.retire_hour_keys() IS 'Truncates each past hour''s clear-key table whose file is not empty, dead rows included (each minute, by pg_cron, and `keys remove`); returns how many it truncated.';
 
 --
 -- Name: seal_clock(); Type: FUNCTION; Schema: private; Owner: postgres
@@ -1110,6 +1108,19 @@ ALTER TABLE private.hour_keys OWNER TO postgres;
 COMMENT ON TABLE private.hour_keys IS 'Each hour key''s id and hour; several in one hour when first signups race, after a crash or a change of holders, and for the key `keys init` made on the owner''s machine to seal the rows stored before it.';
 
 --
+-- Name: hour_keys_id_seq; Type: SEQUENCE; Schema: private; Owner: postgres
+--
+
+ALTER TABLE private.hour_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
+    SEQUENCE NAME private.hour_keys_id_seq
+    START WITH 1
+    INCREMENT BY 1
+    NO MINVALUE
+    NO MAXVALUE
+    CACHE 1
+);
+
+--
 -- Name: key_holders; Type: TABLE; Schema: private; Owner: postgres
 --
 
@@ -1117,7 +1128,9 @@ CREATE TABLE private.key_holders (
     public_key bytea NOT NULL,
     added_at timestamp with time zone DEFAULT now() NOT NULL,
     id bigint NOT NULL,
-    checked_at timestamp with time zone
+    checked_at timestamp with time zone,
+    fingerprint text,
+    CONSTRAINT key_holders_fingerprint_hex CHECK ((fingerprint ~ '^[0-9A-F]{40}([0-9A-F]{24})?$'::text))
 );
 
 ALTER TABLE private.key_holders OWNER TO postgres;
@@ -1126,7 +1139,7 @@ ALTER TABLE private.key_holders OWNER TO postgres;
 -- Name: TABLE key_holders; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.key_holders IS 'Each key holder''s OpenPGP public key (RSA): every hour key is wrapped to each. checked_at: when `waitlist keys check` last proved the holder''s stored private key opens the list.';
+COMMENT ON TABLE private.key_holders IS 'Each key holder''s OpenPGP public key (RSA), one row per key (by its encryption key''s id and its primary key''s fingerprint): every hour key is wrapped to each. fingerprint: as the owner''s command read it (null for a key added before it recorded one). checked_at: when `waitlist keys check` last proved the holder''s stored private key opens the list.';
 
 --
 -- Name: key_holders_id_seq; Type: SEQUENCE; Schema: private; Owner: postgres
@@ -1392,20 +1405,7 @@ ALTER TABLE private.wrapped_hour_keys OWNER TO postgres;
 -- Name: TABLE wrapped_hour_keys; Type: COMMENT; Schema: private; Owner: postgres
 --
 
-COMMENT ON TABLE private.wrapped_hour_keys IS 'Each hour key wrapped to each key holder''s public key.';
-
---
--- Name: wrapped_hour_keys_id_seq; Type: SEQUENCE; Schema: private; Owner: postgres
---
-
-ALTER TABLE private.hour_keys ALTER COLUMN id ADD GENERATED ALWAYS AS IDENTITY (
-    SEQUENCE NAME private.wrapped_hour_keys_id_seq
-    START WITH 1
-    INCREMENT BY 1
-    NO MINVALUE
-    NO MAXVALUE
-    CACHE 1
-);
+COMMENT ON TABLE private.wrapped_hour_keys IS 'Each hour key wrapped to each key holder''s public key (until 20261128120000_key_holders.sql this name was the table now private.hour_keys).';
 
 --
 -- Name: waiting_list_id_seq; Type: SEQUENCE; Schema: public; Owner: postgres
@@ -1461,6 +1461,13 @@ ALTER TABLE ONLY private.hour_key_1
 
 ALTER TABLE ONLY private.hour_key_2
     ADD CONSTRAINT hour_key_2_pkey PRIMARY KEY (id);
+
+--
+-- Name: hour_keys hour_keys_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.hour_keys
+    ADD CONSTRAINT hour_keys_pkey PRIMARY KEY (id);
 
 --
 -- Name: key_holders key_holders_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
@@ -1519,18 +1526,11 @@ ALTER TABLE ONLY private.signup_addresses
     ADD CONSTRAINT waiting_list_email_key UNIQUE (address_hash) DEFERRABLE INITIALLY DEFERRED;
 
 --
--- Name: hour_keys wrapped_hour_keys_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
---
-
-ALTER TABLE ONLY private.hour_keys
-    ADD CONSTRAINT wrapped_hour_keys_pkey PRIMARY KEY (id);
-
---
--- Name: wrapped_hour_keys wrapped_hour_keys_pkey1; Type: CONSTRAINT; Schema: private; Owner: postgres
+-- Name: wrapped_hour_keys wrapped_hour_keys_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
 ALTER TABLE ONLY private.wrapped_hour_keys
-    ADD CONSTRAINT wrapped_hour_keys_pkey1 PRIMARY KEY (hour_key_id, holder_id);
+    ADD CONSTRAINT wrapped_hour_keys_pkey PRIMARY KEY (hour_key_id, holder_id);
 
 --
 -- Name: waiting_list waiting_list_pkey; Type: CONSTRAINT; Schema: public; Owner: postgres
@@ -1540,10 +1540,16 @@ ALTER TABLE ONLY public.waiting_list
     ADD CONSTRAINT waiting_list_pkey PRIMARY KEY (id);
 
 --
--- Name: key_holders_public_key; Type: INDEX; Schema: private; Owner: postgres
+-- Name: key_holders_fingerprint; Type: INDEX; Schema: private; Owner: postgres
 --
 
-CREATE UNIQUE INDEX key_holders_public_key ON private.key_holders USING btree (sha256(public_key));
+CREATE UNIQUE INDEX key_holders_fingerprint ON private.key_holders USING btree (fingerprint);
+
+--
+-- Name: key_holders_key_id; Type: INDEX; Schema: private; Owner: postgres
+--
+
+CREATE UNIQUE INDEX key_holders_key_id ON private.key_holders USING btree (extensions.pgp_key_id(public_key));
 
 --
 -- Name: notify_journal_signup_idx; Type: INDEX; Schema: private; Owner: postgres

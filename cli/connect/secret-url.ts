@@ -39,3 +39,10 @@ export function isLoopback(host: string): boolean {
   if (isIP(name) === 4) return name.startsWith('127.');
   return name === '::1' || /^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(name);
 }
+
+/** Where a token is sent (`name`'s URL, else `fallback`): https://, or plain http:// to this machine only (a stand-in). */
+export function tokenDestination(name: string, fallback: string): URL {
+  const url = URL.parse(process.env[name] || fallback);
+  if (url?.protocol === 'https:' || (url?.protocol === 'http:' && isLoopback(hostOf(url)))) return url;
+  throw new UsageError(`${name} must be https:// (plain http only to this machine).`);
+}

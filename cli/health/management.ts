@@ -2,8 +2,7 @@
  * The hosted project's settings, as the Management API tells the owner's token: Auth sign-ups off,
  * the Data API exposing `public` alone. https only, but to this machine (SUPABASE_API_URL, a stand-in).
  */
-import { hostOf, isLoopback } from '../connect/secret-url.ts';
-import { UsageError } from '../terminal.ts';
+import { tokenDestination } from '../connect/secret-url.ts';
 import { ok, problem, setup, type Finding } from './finding.ts';
 import { parsed, request, whatItSaid } from './http.ts';
 
@@ -13,9 +12,7 @@ export const projectRef = (env = process.env) =>
 
 /** One call as the token's owner, to https://api.supabase.com or SUPABASE_API_URL: its JSON, or an Error saying why not. */
 export async function management(path: string, init: RequestInit = {}, seconds = 30): Promise<unknown> {
-  const api = new URL(process.env.SUPABASE_API_URL || 'https://api.supabase.com');
-  if (api.protocol !== 'https:' && !isLoopback(hostOf(api)))
-    throw new UsageError('SUPABASE_API_URL must be https:// (plain http only to this machine).');
+  const api = tokenDestination('SUPABASE_API_URL', 'https://api.supabase.com');
   const headers = { authorization: `Bearer ${process.env.SUPABASE_ACCESS_TOKEN}`, 'content-type': 'application/json' };
   const answer = await request(`${api.origin}${path}`, { ...init, headers }, seconds);
   if ('failure' in answer) throw new Error(`The Management API ${answer.failure}.`);

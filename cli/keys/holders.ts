@@ -12,8 +12,10 @@ import { confirm, out, readText, say, UsageError } from '../terminal.ts';
 const AT_ONCE = 16;
 const NOT_SEALED = 'The list is not sealed yet: npm run waitlist -- keys init.';
 
-/** A holder's public key as the database keeps it (binary); refused unless pgcrypto can wrap to it. */
-async function publicKeyIn(file: string): Promise<Buffer> {
+type PublicKey = { bytes: Buffer; fingerprint: string };
+
+/** A holder's public key as the database keeps it (binary), and its primary key's fingerprint; refused unless pgcrypto can wrap to it. */
+async function publicKeyIn(file: string): Promise<PublicKey> {
   const text = readText(file, '--public-key');
   const leaked = `${file} holds a private key. Ask the holder for the public key only (gpg --export --armor), and `;
   if (/PRIVATE KEY/.test(text)) throw new UsageError(`${leaked}since this one travelled, for a new key pair.`);
@@ -26,7 +28,31 @@ async function publicKeyIn(file: string): Promise<Buffer> {
   if (!algorithm?.startsWith('rsa') || bits < RSA_BITS) {
     throw new UsageError(`${file} has no RSA encryption key of ${RSA_BITS} bits or more (pgcrypto wraps to RSA only).`);
   }
-  return Buffer.from(key.write());
+  return { bytes: Buffer.from(key.write()), fingerprint: key.getFingerprint().toUpperCase() };
+}
+
+/** The holder row of `key` (by its encryption key's id or its fingerprint), made if none; a UsageError for another key under that fingerprint. */
+async function holderOf(db: pg.Client, key: PublicKey): Promise<{ id: string; keyId: string; held: boolean }> {
+  const held = await db.query<{ id: string; keyId: string; same: boolean }>(
+    `select id::text, extensions.pgp_key_id(public_key) as "keyId",
+            extensions.pgp_key_id(public_key) = extensions.pgp_key_id($1) as same
+     from private.key_holders where extensions.pgp_key_id(public_key) = extensions.pgp_key_id($1) or fingerprint = $2`,
+    [key.bytes, key.fingerprint],
+  );
+  const other = held.rows.find((row) => !row.same);
+  if (other)
+    throw new UsageError(`That key is a holder already, with encryption key ${other.keyId}: keys remove it first.`);
+  const [row] = held.rows;
+  if (row) {
+    await db.query('update private.key_holders set fingerprint = $2 where id = $1', [row.id, key.fingerprint]);
+    return { ...row, held: true };
+  }
+  const { rows } = await db.query<{ id: string; keyId: string }>(
+    `insert into private.key_holders (public_key, fingerprint) values ($1, $2)
+     returning id::text, extensions.pgp_key_id(public_key) as "keyId"`,
+    [key.bytes, key.fingerprint],
+  );
+  return { ...rows[0], held: false };
 }
 
 /** Wraps to `holder` every hour key it lacks, unwrapped with `opener`'s key; returns how many. */
@@ -55,33 +81,34 @@ async function wrapMissing(db: pg.Client, opener: Opener, holder: { id: string; 
 
 /** `keys add`: a new holder (safe to run again: it finishes an add that stopped). */
 export async function add({ publicKey: file }: { publicKey: string }): Promise<void> {
-  const publicKey = await publicKeyIn(file);
+  const key = await publicKeyIn(file);
   await withDatabase(async (db) => {
     const opener = await openerFor(db, 'keys add (it wraps every hour key to the new holder)');
     if (!opener) throw new UsageError(NOT_SEALED);
-    await db.query('select extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), $1)', [publicKey]);
+    await db.query('select extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), $1)', [key.bytes]);
     // From this commit on, every new hour key is wrapped to the new holder too.
-    const { rows } = await db.query<{ id: string; keyId: string }>(
-      `insert into private.key_holders (public_key) values ($1) on conflict ((sha256(public_key))) do update set checked_at = null
-       returning id::text, extensions.pgp_key_id(public_key) as "keyId"`,
-      [publicKey],
-    );
-    const holder = { id: rows[0].id, publicKey };
+    const { id, keyId, held } = await holderOf(db, key);
+    const holder = { id, publicKey: key.bytes };
     let wrapped = await wrapMissing(db, opener, holder);
     // Keys made by signups that began before the holder was added: waited for (a moment), then wrapped.
     wrapped += await inTransaction(db, async () => {
       await db.query('lock table private.hour_keys in share mode');
       return wrapMissing(db, opener, holder);
     });
-    say(`Key ${rows[0].keyId} now holds the list: ${wrapped} hour keys wrapped to it. Its holder proves their`);
+    if (held) say(`Key ${keyId} was a holder already (its row kept, however it was exported).`);
+    say(`Key ${keyId} now holds the list: ${wrapped} hour keys wrapped to it. Its holder proves their`);
     say('stored copy opens it with: npm run waitlist -- keys check (health asks until they do).');
   });
 }
 
-/** `keys remove`: the holder opens nothing sealed after it returns; the other holders keep the whole list. */
+/**
+ * `keys remove`: every row of the key goes, and the clear hour keys (past hours' tables truncated at
+ * once unless a signup holds one; the current hour's, truncated within a minute of its end): the key
+ * opens nothing sealed after it returns; the other holders keep the whole list.
+ */
 export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise<void> {
   await withDatabase(async (db) => {
-    const holder = (await holders(db)).find((h) => h.keyId === keyId.toUpperCase());
+    const holder = (await holders(db)).find((h) => [h.keyId, h.fingerprint].includes(keyId.toUpperCase()));
     if (!holder) throw new UsageError(`No holder has key ${keyId}: npm run waitlist -- keys holders lists them.`);
     await confirm(`Remove key ${holder.keyId}? It will open nothing sealed from now on.`, yes);
     await inTransaction(db, async () => {
@@ -90,19 +117,21 @@ export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise
       const { rows } = await db.query<{ others: number; short: number }>(
         `select count(*)::int as others,
                 count(*) filter (where exists (select from private.hour_keys k where ${notWrappedTo('h.id')}))::int as short
-         from private.key_holders h where h.id <> $1`,
-        [holder.id],
+         from private.key_holders h where extensions.pgp_key_id(h.public_key) <> $1`,
+        [holder.keyId],
       );
       if (!rows[0].others) throw new UsageError('That is the only holder: add another first (keys add).');
       if (rows[0].short)
         throw new UsageError('Another holder lacks hour keys (a keys add that stopped): rerun it first.');
-      await db.query('delete from private.key_holders where id = $1', [holder.id]);
+      await db.query('delete from private.key_holders where extensions.pgp_key_id(public_key) = $1', [holder.keyId]);
       // The clear hour keys go too (signups do not wait): the next signup makes one for the others only.
       await db.query('delete from private.hour_key_0; delete from private.hour_key_1; delete from private.hour_key_2');
+      await db.query('select private.retire_hour_keys()'); // past hours' files, NOWAIT
     });
     // A signup under way may have taken the old key: waited for (a moment), so none seals with it later.
     await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
-    say(`Removed key ${holder.keyId}: it opens nothing sealed from now on (what it opened before, it may have kept).`);
+    say(`Removed key ${holder.keyId}, however it was exported: it opens nothing sealed from now on (what it opened`);
+    say("before, it may have kept). This hour's clear key, deleted, leaves the database's files when the hour ends.");
   });
 }
 

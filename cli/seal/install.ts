@@ -35,8 +35,8 @@ export async function installOwnerKey(db: pg.Client, publicKey: Buffer, saved: O
     await proveOpens(db, publicKey, saved);
     await keySignups(db); // before the owner key: it hashes rows restored with triggers off, seals nothing
     const holder = await db.query<{ id: string }>(
-      'insert into private.key_holders (public_key) values ($1) returning id::text',
-      [publicKey],
+      'insert into private.key_holders (public_key, fingerprint) values ($1, $2) returning id::text',
+      [publicKey, saved.getFingerprint().toUpperCase()],
     );
     return sealStoredInNode(db, { id: holder.rows[0].id, publicKey });
   });

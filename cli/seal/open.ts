@@ -103,14 +103,20 @@ export class Opener {
 export const notWrappedTo = (holder: string) =>
   `not exists (select from private.wrapped_hour_keys w where w.hour_key_id = k.id and w.holder_id = ${holder})`;
 
-/** A key holder: its row, the key id of its encryption key (pgcrypto's pgp_key_id), its public half. */
-export type Holder = { id: string; keyId: string; publicKey: Buffer; checkedAt: Date | null };
+/** A key holder: its row, the key id of its encryption key (pgcrypto's pgp_key_id), its primary key's fingerprint (once recorded), its public half. */
+export type Holder = {
+  id: string;
+  keyId: string;
+  fingerprint: string | null;
+  publicKey: Buffer;
+  checkedAt: Date | null;
+};
 
 /** The list's key holders, oldest first; none before `keys init`. */
 export async function holders(db: Queryable): Promise<Holder[]> {
   const { rows } = await db.query<Holder>(
-    `select id::text, extensions.pgp_key_id(public_key) as "keyId", public_key as "publicKey", checked_at as "checkedAt"
-     from private.key_holders order by id`,
+    `select id::text, extensions.pgp_key_id(public_key) as "keyId", fingerprint, public_key as "publicKey",
+            checked_at as "checkedAt" from private.key_holders order by id`,
   );
   return rows;
 }

@@ -28,10 +28,12 @@ export type OwnerKey = PrivateKey;
 /** The keys read without a passphrase (made before keys took one, or exported without): keys check warns. */
 export const unprotected = new WeakSet<OwnerKey>();
 
-/** What the command `variable` names prints on stdout, its last line break dropped. */
+/** What the command `variable` names prints on stdout, its last line break dropped; a failure named by the variable and exit status only. */
 async function outputOf(variable: string): Promise<string> {
-  const failed = (error: Error) =>
-    Promise.reject(new UsageError(`${variable} failed: ${error.message.split('\n')[0]}`));
+  const failed = ({ code, signal }: { code?: number | string; signal?: string }) => {
+    const how = signal ? `stopped by ${signal}` : typeof code === 'number' ? `exit status ${code}` : code;
+    return Promise.reject(new UsageError(`${variable} failed (${how}); its command and output are not shown.`));
+  };
   const { stdout } = await run('/bin/sh', ['-c', process.env[variable]!], { maxBuffer: 1 << 20 }).catch(failed);
   return stdout.replace(/\r?\n$/, '');
 }

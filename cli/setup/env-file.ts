@@ -1,22 +1,32 @@
 /** .env.local, merged: each value setup owns set in place or added, every other line kept; readable by the owner only. */
-import { chmodSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { existsSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import { parseEnv } from 'node:util';
 
 export const ENV_FILE = '.env.local';
 
 /** The values .env.local holds now (as process.loadEnvFile reads them). */
-export const envFileValues = (): Record<string, string> =>
-  existsSync(ENV_FILE) ? (parseEnv(readFileSync(ENV_FILE, 'utf8')) as Record<string, string>) : {};
+export const envFileValues = (file = ENV_FILE): Record<string, string> =>
+  existsSync(file) ? (parseEnv(readFileSync(file, 'utf8')) as Record<string, string>) : {};
 
-/** Sets `values` in .env.local and in this process's environment; the file 0600. */
-export function mergeEnvFile(values: Record<string, string>): void {
-  const lines = existsSync(ENV_FILE) ? readFileSync(ENV_FILE, 'utf8').split('\n') : [];
+/**
+ * Sets `values` in .env.local and in this process's environment: written to a new file of mode 0600
+ * beside it, then renamed over it, so no moment and no crash leaves them readable by others.
+ */
+export function mergeEnvFile(values: Record<string, string>, file = ENV_FILE): void {
+  const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
   if (lines.at(-1) === '') lines.pop();
   for (const [name, value] of Object.entries(values)) {
     const at = lines.findIndex((line) => new RegExp(`^\\s*(export\\s+)?${name}\\s*=`).test(line));
     lines.splice(at >= 0 ? at : lines.length, at >= 0 ? 1 : 0, `${name}=${value}`);
     process.env[name] = value;
   }
-  writeFileSync(ENV_FILE, `${lines.join('\n')}\n`, { mode: 0o600 });
-  chmodSync(ENV_FILE, 0o600);
+  const temporary = join(dirname(file), `.${basename(file)}.${randomUUID()}`);
+  try {
+    writeFileSync(temporary, `${lines.join('\n')}\n`, { mode: 0o600, flag: 'wx' });
+    renameSync(temporary, file);
+  } finally {
+    rmSync(temporary, { force: true });
+  }
 }

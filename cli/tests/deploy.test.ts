@@ -135,6 +135,15 @@ describe('npm run deploy', () => {
     expect(api.deployments).toHaveLength(before);
   }, 240_000);
 
+  it('refuses a CLOUDFLARE_API_BASE_URL that is neither https:// nor this machine before any request', async () => {
+    const before = api.arrived.length;
+    // The stand-in's http:// address, with loopback judged like any other host.
+    const run = await deploy([], { WAITLIST_NO_LOOPBACK_EXEMPTION: '1' });
+    expect(run).toMatchObject({ code: 2, stdout: '' });
+    expect(run.stderr).toContain('CLOUDFLARE_API_BASE_URL must be https:// (plain http only to this machine).');
+    expect(api.arrived).toHaveLength(before);
+  });
+
   it('refuses to start without the Cloudflare credentials, naming them', async () => {
     const run = await startCli(['deploy'], { ...stand.env, CLOUDFLARE_API_TOKEN: '', CLOUDFLARE_ACCOUNT_ID: '' }).done;
     expect(run).toMatchObject({

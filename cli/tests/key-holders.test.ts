@@ -59,6 +59,25 @@ describe('the owner key', () => {
     expect(addresses(right.stdout)).toContain('first@example.com');
   });
 
+  it('a failing key or passphrase command is named by its variable and exit status, never by its text', async () => {
+    const secret = 'words-only-the-command-knows';
+    const failing = `echo ${secret}; echo ${secret} >&2; exit 3`;
+    const commands = {
+      WAITLIST_OWNER_KEY_COMMAND: { WAITLIST_OWNER_KEY_FILE: '' },
+      WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND: {
+        WAITLIST_OWNER_KEY_FILE: first.keyFile,
+        WAITLIST_OWNER_KEY_PASSPHRASE: '',
+      },
+    };
+    for (const [variable, env] of Object.entries(commands)) {
+      const { code, stdout, stderr } = await waitlist(['export'], { ...env, [variable]: failing });
+      expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+      expect(stderr).toContain(`${variable} failed (exit status 3)`);
+      expect(stderr).not.toContain(secret);
+      expect(stderr).not.toContain('echo');
+    }
+  });
+
   it('keys check proves a stored copy opens the list and records it; health asks until then, and after 90 days', async () => {
     expect(await checkKeyCopies(db.owner)).toMatchObject({ outcome: 'setup', says: expect.stringContaining('never') });
     const checked = await check(first.keyFile);
@@ -126,9 +145,14 @@ describe('a second holder', () => {
     });
     expect(added.code, added.stderr).toBe(0);
     second.keyId = /^Key ([0-9A-F]{16}) now holds the list/m.exec(added.stderr)![1];
-    expect(
-      await waitlist(['keys', 'add', '--public-key', publicFile], { WAITLIST_OWNER_KEY_FILE: first.keyFile }),
-    ).toMatchObject({ code: 0 }); // again: nothing left to wrap
+    // The same key exported again with one more user ID (other bytes): the holder already, nothing left to wrap.
+    gpg('--quick-add-uid', fingerprint, 'Second Again <again@example.com>');
+    const again = await waitlist(['keys', 'add', '--public-key', ownerKeyFile(gpg('--export', '--armor').toString())], {
+      WAITLIST_OWNER_KEY_FILE: first.keyFile,
+    });
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain(`Key ${second.keyId} was a holder already`);
+    expect(again.stderr).toContain('0 hour keys wrapped to it');
     await signup('after-add@example.com');
     const all = addresses((await exportWith(first.keyFile)).stdout);
     expect(all).toEqual(
@@ -138,9 +162,9 @@ describe('a second holder', () => {
     expect((await check(second.keyFile, SECOND)).code).toBe(0);
     const listed = await waitlist(['keys', 'holders']);
     expect(listed.stdout.trim().split('\n')).toHaveLength(2);
-  });
+  }, 90_000); // a GnuPG key pair made, and five runs of the command
 
-  it('once removed, opens nothing sealed after; the other holder still opens everything', async () => {
+  it('once removed (though added twice), opens nothing sealed after; the other holder still opens everything', async () => {
     const { rows: kept } = await db.owner.query<{ id: string }>(
       `select w.hour_key_id::text as id from private.wrapped_hour_keys w
        join private.key_holders h on h.id = w.holder_id where extensions.pgp_key_id(h.public_key) = $1`,
@@ -148,6 +172,7 @@ describe('a second holder', () => {
     );
     const removed = await waitlist(['keys', 'remove', second.keyId, '--yes']);
     expect(removed.code, removed.stderr).toBe(0);
+    expect(removed.stderr).toContain(`Removed key ${second.keyId}, however it was exported`);
     await signup('after-remove@example.com');
     const { rows } = await db.owner.query<{ hour_key_id: string }>(
       `select hour_key_id::text from private.signup_addresses a join public.waiting_list w using (id)

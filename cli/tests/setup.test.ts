@@ -3,10 +3,14 @@
  * needs only its own packages (npm ci --omit=dev); a database without the migrations says how to
  * apply them; --help lists every exit code.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { randomUUID } from 'node:crypto';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { createRequire, syncBuiltinESMExports } from 'node:module';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { mergeEnvFile } from '../setup/env-file';
 import { useOwnDatabase } from './own-database';
 import { startCli, waitlist } from './run-cli';
 
@@ -43,6 +47,18 @@ describe('before the program loads', () => {
     expect(missing, 'imported by cli/ but not in dependencies').toEqual([]);
   });
 
+  it('refuses a passphrase kept in .env.local, says where it belongs, and never prints it', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'waitlist-env-'));
+    const passphrase = `kept-beside-the-key-${randomUUID()}`;
+    writeFileSync(join(folder, '.env.local'), `WAITLIST_OWNER_KEY_PASSPHRASE=${passphrase}\n`, { mode: 0o600 });
+    const { code, stdout, stderr } = await startCli(['count'], { WAITLIST_OWNER_KEY_PASSPHRASE: '' }, [], folder).done;
+    rmSync(folder, { recursive: true });
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
+    expect(stderr).toContain('.env.local holds WAITLIST_OWNER_KEY_PASSPHRASE: delete that line');
+    expect(stderr).toContain('set WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND');
+    expect(stderr).not.toContain(passphrase);
+  });
+
   it('--help lists every exit code, "only uncertain left" with its own', async () => {
     for (const args of [['--help'], ['notify', '--help']]) {
       const { stdout } = await waitlist(args);
@@ -50,6 +66,45 @@ describe('before the program loads', () => {
         /Exit status:\n {2}0 .*\n {2}1 .*\n {2}2 .*\n {2}3 .*\n {2}4 {4}notify: only uncertain addresses are left.*\n {2}130 /,
       );
     }
+  });
+});
+
+describe('.env.local', () => {
+  const fs = createRequire(import.meta.url)('node:fs') as typeof import('node:fs');
+
+  it.each([
+    ['over a file of mode 0644', 0o644],
+    ['new', null],
+  ])('holds a new secret only in files of mode 0600, from the first byte written (%s)', (_, before) => {
+    const folder = mkdtempSync(join(tmpdir(), 'waitlist-env-'));
+    const file = join(folder, '.env.local');
+    if (before) writeFileSync(file, 'VITE_SITE_URL=https://example.com\n', { mode: before });
+    if (before) chmodSync(file, before);
+    const secret = randomUUID();
+    // Each time a write ends: the mode of every file of the folder that holds the secret.
+    const modes: number[] = [];
+    const write = fs.writeFileSync;
+    fs.writeFileSync = (...args: Parameters<typeof write>) => {
+      write(...args);
+      for (const name of readdirSync(folder))
+        if (readFileSync(join(folder, name), 'utf8').includes(secret)) modes.push(statSync(join(folder, name)).mode);
+    };
+    syncBuiltinESMExports();
+    try {
+      mergeEnvFile({ WAITLIST_TEST_SECRET: secret }, file);
+    } finally {
+      fs.writeFileSync = write;
+      syncBuiltinESMExports();
+      delete process.env.WAITLIST_TEST_SECRET;
+    }
+    expect(modes.length).toBeGreaterThan(0);
+    expect(modes.map((mode) => (mode & 0o777).toString(8))).toEqual(modes.map(() => '600'));
+    expect(readdirSync(folder)).toEqual(['.env.local']);
+    expect((statSync(file).mode & 0o777).toString(8)).toBe('600');
+    expect(readFileSync(file, 'utf8')).toBe(
+      `${before ? 'VITE_SITE_URL=https://example.com\n' : ''}WAITLIST_TEST_SECRET=${secret}\n`,
+    );
+    rmSync(folder, { recursive: true });
   });
 });
 

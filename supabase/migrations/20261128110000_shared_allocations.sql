@@ -1,4 +1,4 @@
--- Shared allocations (issue 37), over 20261128100100_signup_guard.sql:
+-- Shared allocations, over 20261128100100_signup_guard.sql:
 -- * A /64 with no entry of its own in the /64 duplicate table has its duplicates limited through
 --   its /48 alone (16 times a /64's limit). It used to share one entry per /48, limited like one
 --   /64: a sixteenth of the /48's budget locked its neighbours out, and one /48 filling the global

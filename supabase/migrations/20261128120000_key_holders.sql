@@ -1,4 +1,4 @@
--- Key holders (issue 39), over 20261128100200_sealing.sql: the list had one owner key and one
+-- Key holders, over 20261128100200_sealing.sql: the list had one owner key and one
 -- wrapped copy of each hour key, so one lost file lost the list. Now:
 -- * private.key_holders holds every holder's OpenPGP public key (RSA: pgcrypto wraps to RSA or
 --   Elgamal only), and when `keys check` last proved that holder's stored copy opens the list.

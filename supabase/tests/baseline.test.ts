@@ -1,7 +1,8 @@
 /**
  * The baseline and the chain it replaced: a database migrated with the chain of 2026-11-26 and
  * sealed, moved by `waitlist baseline`'s transaction (cli/baseline.ts: the clean-up, then every
- * baseline file), then given the later migrations as `supabase db push` gives them, has exactly the
+ * baseline file), then given the later migrations as `supabase db push` gives them (its owner key held
+ * twice before the holders became one row per key), has exactly the
  * schema of a fresh database, and keeps its list. Compared in full:
  * `pg_dump --schema-only` of both (tables, columns, constraints, indexes, functions, triggers,
  * policies, grants and every COMMENT ON), normalised only as supabase/schema.sql is (the per-dump
@@ -10,6 +11,7 @@
  * pg_cron (it runs in one database per server).
  */
 import { basename } from 'node:path';
+import * as openpgp from 'openpgp';
 import type { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveToBaseline } from '../../cli/baseline';
@@ -41,6 +43,29 @@ async function beyondTheDump(owner: Client) {
   return { jobs: jobs.rows, settings: settings.rows, counters: counters.rows };
 }
 
+/**
+ * The owner key held twice, as the holders' byte-unique index let it: exported again with one more
+ * user ID (other bytes), with the hour keys' copies, the first hour key's copy left to the second row only.
+ */
+async function holdTwice(owner: Client, ownerKey: string): Promise<void> {
+  const privateKey = await openpgp.readPrivateKey({ armoredKey: ownerKey });
+  const userIDs = [{ name: 'waitlist owner' }, { name: 'waitlist owner', email: 'owner@example.com' }];
+  const again = await openpgp.reformatKey({ privateKey, userIDs, format: 'object' });
+  const { rows } = await owner.query<{ id: string }>(
+    'insert into private.key_holders (public_key) values ($1) returning id',
+    [Buffer.from(again.publicKey.write())],
+  );
+  await owner.query(
+    `insert into private.wrapped_hour_keys (hour_key_id, holder_id, wrapped)
+     select hour_key_id, $1, wrapped from private.wrapped_hour_keys`,
+    [rows[0].id],
+  );
+  await owner.query(
+    `delete from private.wrapped_hour_keys where holder_id <> $1 and hour_key_id = (select min(id) from private.hour_keys)`,
+    [rows[0].id],
+  );
+}
+
 describe('a database of the old chain, moved onto the baseline', () => {
   const clusters: Cluster[] = [];
   let fresh: ConnectionInfo;
@@ -64,7 +89,10 @@ describe('a database of the old chain, moved onto the baseline', () => {
     for (const address of after) await insertEmail(api, address);
     await moveToBaseline(owner);
     const later = migrationFiles().filter((path) => !BASELINE.some((version) => basename(path).startsWith(version)));
-    await migrate(moved, { files: later, seed: false });
+    const byKey = later.findIndex((path) => basename(path).startsWith('20261206110000'));
+    await migrate(moved, { files: later.slice(0, byKey), seed: false });
+    await holdTwice(owner, ownerKey);
+    await migrate(moved, { files: later.slice(byKey), seed: false });
   }, 120_000);
 
   afterAll(async () => {
@@ -90,6 +118,14 @@ describe('a database of the old chain, moved onto the baseline', () => {
       'waitlist-signup-guard-upkeep',
     ]);
     expect(await beyondTheDump(owner)).toEqual(expected);
+  });
+
+  it('holds each key once: the rows of a key held twice merged into the first, with every hour key', async () => {
+    const { rows } = await owner.query<{ id: string; copies: number; keys: number }>(
+      `select h.id, (select count(*)::int from private.wrapped_hour_keys w where w.holder_id = h.id) as copies,
+              (select count(*)::int from private.hour_keys) as keys from private.key_holders h`,
+    );
+    expect(rows).toEqual([{ id: '1', copies: rows[0].keys, keys: rows[0].keys }]);
   });
 
   it('keeps every signup, sealed and opened as before; new ones are sealed and checked for duplicates', async () => {

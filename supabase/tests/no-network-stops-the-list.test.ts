@@ -162,7 +162,7 @@ describe("one network's duplicates stop at its limit whatever the counter tables
 });
 
 describe('a /64 without an entry of its own is limited through its /48: no cheaper lockout of a shared /48', () => {
-  it("issue 37's attack at the shipped limits: 140 /64s of one /48 ask a duplicate each, 328 more /64s after them; its other /64s still sign up", async () => {
+  it('a lockout of a shared /48 at the shipped limits: 140 /64s of one /48 ask a duplicate each, 328 more /64s after them; its other /64s still sign up', async () => {
     await setClock(db.owner, '2099-09-07T10:00:00Z');
     // 468 /64s: at most 128 find an entry of their own, the rest are held to the /48's 3,200.
     // (Before, those shared one entry limited like one /64: 140 got 429, and so did the /48's others.)

@@ -4,6 +4,7 @@
  * clean restart in between, on a server of its own that logs every statement with its parameters
  * and archives its WAL. Each copy is counted by what it opens:
  * - the dump and the stopped data directory: at most the current hour's signups;
+ * - the stopped data directory after `keys remove` and the end of its hour, no signup since: nothing;
  * - pg_wal/, the WAL archive, a base backup and the server log: nothing (the log no signed-up address either);
  * - a live intruder's keys of one hour: that hour's signups, nothing two hours later.
  *
@@ -28,7 +29,7 @@ import { insertEmail } from '../harness/api-request';
 import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
 import { connect, ownerUrl, type ConnectionInfo } from '../harness/database';
 import { createWaitlistDatabase } from '../harness/migrations';
-import { ownerKeyFile, sealList } from '../harness/sealed';
+import { keyPair, ownerKeyFile, sealList } from '../harness/sealed';
 import { filesOf, forms } from './copies';
 
 const run = promisify(execFile);
@@ -82,9 +83,10 @@ describe('a thief with any copy of the database', () => {
   let rows: Row[] = [];
   /** What a live intruder read from the clear-key tables at the end of hour 1. */
   let intruderKeys: Buffer[] = [];
-  const copies: { dump: string; dataDirectory: Buffer; wal: Buffer; archive: Buffer } = {
+  const copies: { dump: string; dataDirectory: Buffer; afterRemoval: Buffer; wal: Buffer; archive: Buffer } = {
     dump: '',
     dataDirectory: Buffer.alloc(0),
+    afterRemoval: Buffer.alloc(0),
     wal: Buffer.alloc(0),
     archive: Buffer.alloc(0),
   };
@@ -182,6 +184,21 @@ describe('a thief with any copy of the database', () => {
     });
     copies.archive = filesOf(join(cluster.socketDir, 'archive'));
     log = readFileSync(cluster.logFile);
+    // Still hour 4: a second holder, removed (hour 4's clear key deleted with it); hour 5 begins, no signup.
+    await owner.query('insert into private.key_holders (public_key) values ($1)', [
+      Buffer.from((await keyPair()).publicKey),
+    ]);
+    const { rows: added } = await owner.query(
+      'select extensions.pgp_key_id(public_key) as key_id from private.key_holders order by id desc limit 1',
+    );
+    const removed = await waitlist(['keys', 'remove', added[0].key_id, '--yes'], { DATABASE_URL: ownerUrl(info) });
+    expect(removed.code, removed.stderr).toBe(0);
+    await atHour(5);
+    await restart('fast', async () => {
+      const copy = join(work, 'after-removal');
+      cpSync(cluster.dataDir, copy, { recursive: true, filter: (source) => !source.includes('/pg_wal') });
+      copies.afterRemoval = filesOf(copy);
+    });
 
     const privateKey = await parseOwnerKey(ownerKey, 'the owner key');
     for (const row of (
@@ -233,6 +250,11 @@ describe('a thief with any copy of the database', () => {
     expect(opensFrom(copies.dataDirectory).sort()).toEqual([...SIGNUPS.h4].sort());
     for (const address of AFTER_INIT)
       for (const form of forms(address)) expect(copies.dataDirectory.includes(form), address).toBe(false);
+  });
+
+  it('the data directory of a cleanly stopped server after keys remove and the end of its hour opens nothing', () => {
+    expect(copies.afterRemoval.length).toBeGreaterThan(1 << 20);
+    expect(opensFrom(copies.afterRemoval)).toEqual([]);
   });
 
   it('pg_wal/, the WAL archive and a base backup (what a replica is made of) open nothing', () => {
