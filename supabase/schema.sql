@@ -1262,6 +1262,25 @@ ALTER TABLE private.notify_journal OWNER TO postgres;
 COMMENT ON TABLE private.notify_journal IS 'Who was sent which campaign, by address hash. detail: a failure''s SMTP reply code and enhanced status (or error code), never the reply''s text.';
 
 --
+-- Name: setup_secrets; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.setup_secrets (
+    name text NOT NULL,
+    value text NOT NULL,
+    changed_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT setup_secrets_name_check CHECK ((name = ANY (ARRAY['unsubscribe_secret'::text, 'waitlist_unsubscribe'::text, 'waitlist_health'::text, 'site_origins'::text])))
+);
+
+ALTER TABLE private.setup_secrets OWNER TO postgres;
+
+--
+-- Name: TABLE setup_secrets; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.setup_secrets IS 'What waitlist setup reads back on any machine: the unsubscribe signing key, the login roles'' passwords and the origins it allowed. Rotating the signing key (setup --rotate-unsubscribe-key) voids every link already sent.';
+
+--
 -- Name: signup_counts; Type: TABLE; Schema: private; Owner: postgres
 --
 
@@ -1457,6 +1476,13 @@ ALTER TABLE ONLY private.key_holders
 
 ALTER TABLE ONLY private.notify_journal
     ADD CONSTRAINT notify_journal_pkey PRIMARY KEY (campaign, address_hash);
+
+--
+-- Name: setup_secrets setup_secrets_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.setup_secrets
+    ADD CONSTRAINT setup_secrets_pkey PRIMARY KEY (name);
 
 --
 -- Name: signup_addresses signup_addresses_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
