@@ -33,11 +33,10 @@ export function run(program: string, args: string[], env: NodeJS.ProcessEnv): Pr
 export const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
 class Refused extends Error {
-  constructor(
-    message: string,
-    readonly code?: number,
-  ) {
+  code?: number;
+  constructor(message: string, code?: number) {
     super(message);
+    this.code = code;
   }
 }
 

@@ -10,11 +10,11 @@ import { join } from 'node:path';
 import { Command } from 'commander';
 import { cloudflareCredentials } from './cloudflare.ts';
 import { withDatabase } from './connect/database.ts';
-import { health } from './deploy.ts';
 import { management } from './health/management.ts';
 import { originOf } from './origins.ts';
 import { choose } from './setup/choose.ts';
 import { githubSettings, whatToKeep } from './setup/closing.ts';
+import { proveJoin } from './setup/proof.ts';
 import { howToGive, secretFrom } from './setup/secret.ts';
 import { steps } from './setup/steps.ts';
 import { confirm, say, UsageError } from './terminal.ts';
@@ -66,8 +66,9 @@ async function run(options: Options): Promise<void> {
   if (!(await secretFrom('SUPABASE_ACCESS_TOKEN', question)))
     throw new UsageError(`No Supabase access token: ${howToGive('SUPABASE_ACCESS_TOKEN')}.`);
   const { ref, name } = await project(options.projectRef);
-  const domain =
-    options.domain && originOf(options.domain.includes('://') ? options.domain : `https://${options.domain}`);
+  // The custom domain given, else the one .env.local's VITE_SITE_URL names (a pages.dev address is Cloudflare's).
+  const given = options.domain ?? process.env.VITE_SITE_URL?.replace(/^https:\/\/[^/]+\.pages\.dev\/?$/, '');
+  const domain = given ? originOf(given.includes('://') ? given : `https://${given}`) : undefined;
   // Which project, said and confirmed before anything changes (a wrong ref would change another project).
   await confirm(`Set up the Supabase project "${name}" (${ref})?`, options.yes || options.dryRun, 'Nothing changed.');
   if (options.rotateUnsubscribeKey && !options.dryRun) await confirm(VOIDS, options.yes, 'Nothing changed.');
@@ -102,7 +103,7 @@ async function run(options: Options): Promise<void> {
     return;
   }
   say('Proving a join: health signs up for real (rolled back) and fetches the live page.');
-  process.exitCode = await health();
+  process.exitCode = await proveJoin();
   whatToKeep(options.keyFile);
   githubSettings(process.env);
 }
@@ -117,7 +118,7 @@ export function setupCommand(): Command {
     .option('--project <name>', 'the Cloudflare Pages project', process.env.CLOUDFLARE_PAGES_PROJECT ?? 'coming-soon')
     .option(
       '--domain <domain>',
-      'a custom domain to serve the site on: attached, allowed, and the address it is built for',
+      "a custom domain for the site: attached, allowed, built for (else .env.local's, if any)",
     )
     .option('--key-file <file>', 'the new file for your private owner key', join(homedir(), 'waitlist-owner-key.asc'))
     .option(

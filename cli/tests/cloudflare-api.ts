@@ -84,7 +84,10 @@ export async function startCloudflareApi(token: string, taken: string[] = []) {
       }
       if (rest === '/deployments') {
         const environment = (d: Deployment) => (d.branch === project.production_branch ? 'production' : 'preview');
-        const listed = deployments.map((d) => ({ environment: environment(d), deployment_trigger: { metadata: { commit_message: d.message } } }));
+        const listed = deployments.map((d) => ({
+          environment: environment(d),
+          deployment_trigger: { metadata: { commit_message: d.message } },
+        }));
         return ok(listed.reverse());
       }
       if ((match = /^\/deployments\/(d\d+)$/.exec(rest))) {
@@ -139,8 +142,7 @@ export async function startCloudflareApi(token: string, taken: string[] = []) {
     deployments,
     /** The content of a deployment's file at `path` ("/index.html"), as uploaded. */
     fileOf: (deployment: Deployment, path: string) => files.get(deployment.manifest[path])?.toString(),
-    close: () =>
-      Promise.all([server, live].map((each) => new Promise<void>((resolve) => each.close(() => resolve())))),
+    close: () => Promise.all([server, live].map((each) => new Promise<void>((resolve) => each.close(() => resolve())))),
   };
 }
 
