@@ -149,7 +149,10 @@ export function steps({ ref, project, domain, keyFile, rotate, folder }: Plan): 
       rotate
         ? 'the unsubscribe signing key: a new one (every link already sent stops working)'
         : "the unsubscribe signing key: made once, kept in the project, copied to .env.local (notify's)",
-      async () => !rotate && saved().UNSUBSCRIBE_SECRET === (await withDatabase((c) => kept(c, 'unsubscribe_secret'))),
+      async () => {
+        const secret = await withDatabase((c) => kept(c, 'unsubscribe_secret'));
+        return !rotate && Boolean(secret) && saved().UNSUBSCRIBE_SECRET === secret;
+      },
       () =>
         withDatabase(async (client) => {
           // From before the key was kept in the project: .env.local's, so the links sent with it still work.
