@@ -86,9 +86,10 @@ it('no word of the retired designs is left in a tracked file', () => {
 // lints (a second way at runtime; tests keep them), the plain export writer and health's capability
 // check went; the shared allocations' migration took the migrations past 1,400,
 // and the key holders' (a second holder of the list's keys) to 1,550; setup from two tokens (the Pages
-// project, the kept secrets, the proof) took cli/ to 5,300, its kept secrets' table the migrations to 1,550 still.
-it('cli/ is at most 5,300 lines of non-test code', () => {
-  expect(total(code('cli'))).toBeLessThanOrEqual(5300);
+// project, the kept secrets, the proof) took cli/ to 5,300, its kept secrets' table the migrations to 1,550 still;
+// domain's SPF checked against the provider's include took cli/ to 5,350.
+it('cli/ is at most 5,350 lines of non-test code', () => {
+  expect(total(code('cli'))).toBeLessThanOrEqual(5350);
 });
 
 it('supabase/migrations/ is at most 1,550 lines', () => {
