@@ -27,7 +27,7 @@ const roleExists = async (db: pg.Client, role: string) =>
   (await db.query('select from pg_roles where rolname = $1', [role])).rowCount === 1;
 
 /** The role's URL: DATABASE_URL's host, port and database, the role as user (`<role>.<ref>` where DATABASE_URL says `postgres.<ref>`). */
-export function roleUrl(role: Role, password: string): string {
+export function roleUrl(role: string, password: string): string {
   const owner = new URL(process.env.DATABASE_URL!);
   const user = `${role}${/^postgres(\..+)?$/.exec(decodeURIComponent(owner.username))?.[1] ?? ''}`;
   return `postgresql://${user}:${password}@${owner.host}${owner.pathname}`;
