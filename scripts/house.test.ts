@@ -87,13 +87,14 @@ it('no word of the retired designs is left in a tracked file', () => {
 // check went; the shared allocations' migration took the migrations past 1,400,
 // and the key holders' (a second holder of the list's keys) to 1,550; setup from two tokens (the Pages
 // project, the kept secrets, the proof) took cli/ to 5,300, its kept secrets' table the migrations to 1,550 still;
-// domain's SPF checked against the provider's include took cli/ to 5,350.
+// domain's SPF checked against the provider's include took cli/ to 5,350; a second holder's own login for
+// keys check took the migrations to 1,600.
 it('cli/ is at most 5,350 lines of non-test code', () => {
   expect(total(code('cli'))).toBeLessThanOrEqual(5350);
 });
 
-it('supabase/migrations/ is at most 1,550 lines', () => {
-  expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1550);
+it('supabase/migrations/ is at most 1,600 lines', () => {
+  expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1600);
 });
 
 it('every doc is at most 400 lines, docs/operations.md at most 330, all of them together at most 2,000', () => {
