@@ -87,10 +87,10 @@ it('no word of the retired designs is left in a tracked file', () => {
 // check went; the shared allocations' migration took the migrations past 1,400,
 // and the key holders' (a second holder of the list's keys) to 1,550; setup from two tokens (the Pages
 // project, the kept secrets, the proof) took cli/ to 5,300, its kept secrets' table the migrations to 1,550 still;
-// domain's SPF checked against the provider's include took cli/ to 5,350; a second holder's own login for
-// keys check took the migrations to 1,600.
-it('cli/ is at most 5,350 lines of non-test code', () => {
-  expect(total(code('cli'))).toBeLessThanOrEqual(5350);
+// domain's SPF checked against the provider's include, a second holder's own login for keys check and
+// setup's steps in three files took cli/ to 5,450; that login's role took the migrations to 1,600.
+it('cli/ is at most 5,450 lines of non-test code', () => {
+  expect(total(code('cli'))).toBeLessThanOrEqual(5450);
 });
 
 it('supabase/migrations/ is at most 1,600 lines', () => {

@@ -3,13 +3,11 @@
  * what the check reads, records its own check, changes nothing of the list). Its connection string is
  * written encrypted to the holder's own key, so only they read it; the server gets a SCRAM verifier.
  */
-import { randomBytes } from 'node:crypto';
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { inTransaction } from '../list/signups.ts';
-import { roleUrl } from '../setup/roles.ts';
-import { scramVerifier } from '../setup/scram.ts';
+import { newLoginPassword, roleUrl } from '../setup/roles.ts';
 
 const login = (holderId: string) => `waitlist_holder_${BigInt(holderId)}`; // digits only: safe in a statement
 
@@ -20,12 +18,7 @@ export async function giveLogin(
   folder: string,
 ) {
   const role = login(holder.id);
-  const password = randomBytes(32).toString('hex');
-  await inTransaction(db, async () => {
-    const exists = (await db.query('select from pg_roles where rolname = $1', [role])).rowCount === 1;
-    if (!exists) await db.query(`create role ${role} login in role waitlist_key_check`);
-    await db.query(`alter role ${role} password '${scramVerifier(password)}'`);
-  });
+  const password = await inTransaction(db, () => newLoginPassword(db, role, 'waitlist_key_check'));
   const { createMessage, encrypt, readKey } = await import('openpgp');
   const sealed = await encrypt({
     message: await createMessage({ text: roleUrl(role, password) }),

@@ -41,15 +41,21 @@ export async function keptPassword(db: pg.Client, role: Role, fromFile?: string)
   return fromFile;
 }
 
-/** Creates `role` if missing, gives it a new password (as a verifier) and its grants, keeps the password; returns it. */
-export async function setRolePassword(db: pg.Client, role: Role): Promise<string> {
+/** Creates the login `role` if missing (in the group `memberOf`), gives it a new password as a verifier; returns it. */
+export async function newLoginPassword(db: pg.Client, role: string, memberOf?: string): Promise<string> {
   const password = randomBytes(32).toString('hex'); // nothing to percent-encode
-  await inTransaction(db, async () => {
-    if (!(await roleExists(db, role))) await db.query(`create role ${role} login`);
-    // A utility statement takes no parameter; the verifier holds only base64, digits, `$` and `:`.
-    await db.query(`alter role ${role} password '${scramVerifier(password)}'`);
-    for (const grant of GRANTS[role] ?? []) await db.query(grant);
-    await keep(db, role, password);
-  });
+  if (!(await roleExists(db, role)))
+    await db.query(`create role ${role} login ${memberOf ? `in role ${memberOf}` : ''}`);
+  // A utility statement takes no parameter; the verifier holds only base64, digits, `$` and `:`.
+  await db.query(`alter role ${role} password '${scramVerifier(password)}'`);
   return password;
 }
+
+/** Creates `role` if missing, gives it a new password (as a verifier) and its grants, keeps the password; returns it. */
+export const setRolePassword = (db: pg.Client, role: Role): Promise<string> =>
+  inTransaction(db, async () => {
+    const password = await newLoginPassword(db, role);
+    for (const grant of GRANTS[role] ?? []) await db.query(grant);
+    await keep(db, role, password);
+    return password;
+  });
