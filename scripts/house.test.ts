@@ -85,22 +85,23 @@ it('no word of the retired designs is left in a tracked file', () => {
 // took cli/ to its ceiling; a second key holder, keys check and notify --preview fit under it once the
 // lints (a second way at runtime; tests keep them), the plain export writer and health's capability
 // check went; the shared allocations' migration took the migrations past 1,400,
-// the key holders' (a second holder of the list's keys) to 1,550, and holders by key (one row per
-// key, its merge, a clear key's file truncated after its hour) to 1,650. Launch day (refusals read by
-// their enhanced codes, provider exports read or refused, a campaign's recorded letter, junk
-// domains named before a send) took cli/ to 5,400 and docs/operations.md to 320.
-it('cli/ is at most 5,400 lines of non-test code', () => {
-  expect(total(code('cli'))).toBeLessThanOrEqual(5400);
+// the key holders' (a second holder of the list's keys) to 1,550. Launch day (refusals read by their
+// enhanced codes, provider exports read or refused, a campaign's recorded letter, junk domains named
+// before a send), holders by key, setup from two tokens (the Pages project first, the kept secrets,
+// the proof) and a second holder's own login for keys check took cli/ to 5,600, the migrations to
+// 1,700 and docs/operations.md to 330.
+it('cli/ is at most 5,600 lines of non-test code', () => {
+  expect(total(code('cli'))).toBeLessThanOrEqual(5600);
 });
 
-it('supabase/migrations/ is at most 1,650 lines', () => {
-  expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1650);
+it('supabase/migrations/ is at most 1,700 lines', () => {
+  expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1700);
 });
 
-it('every doc is at most 400 lines, docs/operations.md at most 320, all of them together at most 2,000', () => {
+it('every doc is at most 400 lines, docs/operations.md at most 330, all of them together at most 2,000', () => {
   const docs = tracked().filter((file) => file.endsWith('.md'));
   expect(docs.filter((file) => lines(file) > 400)).toEqual([]);
-  expect(lines('docs/operations.md')).toBeLessThanOrEqual(320);
+  expect(lines('docs/operations.md')).toBeLessThanOrEqual(330);
   expect(total(docs)).toBeLessThanOrEqual(2000);
 });
 

@@ -649,6 +649,27 @@ $$;
 ALTER FUNCTION private.prepare_signup_secrets() OWNER TO postgres;
 
 --
+-- Name: record_key_check(bigint); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.record_key_check(holder bigint) RETURNS boolean
+    LANGUAGE sql SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  update private.key_holders set checked_at = now()
+  where id = holder and (session_user::text not like 'waitlist\_holder\_%' or session_user::text = 'waitlist_holder_' || holder)
+  returning true
+$$;
+
+ALTER FUNCTION private.record_key_check(holder bigint) OWNER TO postgres;
+
+--
+-- Name: FUNCTION record_key_check(holder bigint); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.record_key_check(holder bigint) IS 'keys check: when the holder''s stored copy last opened the list; a holder''s login records its own only.';
+
+--
 -- Name: refuse_request(integer, text, text, text, text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1293,6 +1314,25 @@ ALTER TABLE private.notify_journal OWNER TO postgres;
 COMMENT ON TABLE private.notify_journal IS 'Who was sent which campaign, by address hash. detail: a failure''s SMTP reply code and enhanced status (or error code), never the reply''s text.';
 
 --
+-- Name: setup_secrets; Type: TABLE; Schema: private; Owner: postgres
+--
+
+CREATE TABLE private.setup_secrets (
+    name text NOT NULL,
+    value text NOT NULL,
+    changed_at timestamp with time zone DEFAULT now() NOT NULL,
+    CONSTRAINT setup_secrets_name_check CHECK ((name = ANY (ARRAY['unsubscribe_secret'::text, 'waitlist_unsubscribe'::text, 'waitlist_health'::text, 'site_origins'::text])))
+);
+
+ALTER TABLE private.setup_secrets OWNER TO postgres;
+
+--
+-- Name: TABLE setup_secrets; Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON TABLE private.setup_secrets IS 'What waitlist setup reads back on any machine: the unsubscribe signing key, the login roles'' passwords and the origins it allowed. Rotating the signing key (setup --rotate-unsubscribe-key) voids every link already sent.';
+
+--
 -- Name: signup_counts; Type: TABLE; Schema: private; Owner: postgres
 --
 
@@ -1491,6 +1531,13 @@ ALTER TABLE ONLY private.notify_journal
     ADD CONSTRAINT notify_journal_pkey PRIMARY KEY (campaign, address_hash);
 
 --
+-- Name: setup_secrets setup_secrets_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
+--
+
+ALTER TABLE ONLY private.setup_secrets
+    ADD CONSTRAINT setup_secrets_pkey PRIMARY KEY (name);
+
+--
 -- Name: signup_addresses signup_addresses_pkey; Type: CONSTRAINT; Schema: private; Owner: postgres
 --
 
@@ -1676,10 +1723,17 @@ COMMENT ON POLICY waiting_list_fresh_signup ON public.waiting_list IS 'Visitors 
 GRANT USAGE ON SCHEMA cron TO postgres;
 
 --
+-- Name: SCHEMA extensions; Type: ACL; Schema: -; Owner: postgres
+--
+
+GRANT USAGE ON SCHEMA extensions TO waitlist_key_check;
+
+--
 -- Name: SCHEMA private; Type: ACL; Schema: -; Owner: postgres
 --
 
 GRANT USAGE ON SCHEMA private TO waitlist_unsubscribe;
+GRANT USAGE ON SCHEMA private TO waitlist_key_check;
 
 --
 -- Name: SCHEMA public; Type: ACL; Schema: -; Owner: pg_database_owner
@@ -1818,6 +1872,13 @@ REVOKE ALL ON FUNCTION private.origin_problem(origin text) FROM PUBLIC;
 REVOKE ALL ON FUNCTION private.prepare_signup_secrets() FROM PUBLIC;
 
 --
+-- Name: FUNCTION record_key_check(holder bigint); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.record_key_check(holder bigint) FROM PUBLIC;
+GRANT ALL ON FUNCTION private.record_key_check(holder bigint) TO waitlist_key_check;
+
+--
 -- Name: FUNCTION refuse_request(status integer, status_text text, code text, message text, hint text); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -1903,11 +1964,59 @@ GRANT ALL ON TABLE cron.job TO postgres;
 GRANT ALL ON TABLE cron.job_run_details TO postgres;
 
 --
+-- Name: COLUMN hour_keys.id; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT(id) ON TABLE private.hour_keys TO waitlist_key_check;
+
+--
+-- Name: COLUMN key_holders.public_key; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT(public_key) ON TABLE private.key_holders TO waitlist_key_check;
+
+--
+-- Name: COLUMN key_holders.id; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT(id) ON TABLE private.key_holders TO waitlist_key_check;
+
+--
+-- Name: COLUMN key_holders.checked_at; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT(checked_at) ON TABLE private.key_holders TO waitlist_key_check;
+
+--
+-- Name: COLUMN signup_addresses.id; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT(id) ON TABLE private.signup_addresses TO waitlist_key_check;
+
+--
+-- Name: COLUMN signup_addresses.seal; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT(seal) ON TABLE private.signup_addresses TO waitlist_key_check;
+
+--
+-- Name: COLUMN signup_addresses.hour_key_id; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT(hour_key_id) ON TABLE private.signup_addresses TO waitlist_key_check;
+
+--
 -- Name: COLUMN waiting_list.email; Type: ACL; Schema: public; Owner: postgres
 --
 
 GRANT INSERT(email) ON TABLE public.waiting_list TO anon;
 GRANT INSERT(email) ON TABLE public.waiting_list TO authenticated;
+
+--
+-- Name: TABLE wrapped_hour_keys; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT ON TABLE private.wrapped_hour_keys TO waitlist_key_check;
 
 --
 -- PostgreSQL database dump complete

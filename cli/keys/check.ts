@@ -27,7 +27,8 @@ export async function check({ keyFile }: { keyFile?: string }): Promise<void> {
     );
     for (const row of firsts)
       opener.openOne({ id: BigInt(row.id), hourKeyId: BigInt(row.hour_key_id), seal: row.seal });
-    await db.query('update private.key_holders set checked_at = now() where id = $1', [id]);
+    const { rows: recorded } = await db.query('select private.record_key_check($1) as done', [id]);
+    if (!recorded[0].done) throw new UsageError(`This login records checks of another holder's key, not ${keyId}.`);
     out(`This copy of key ${keyId} opens the list: ${total} hour keys unwrapped, the first seal of each of the`);
     out(`${firsts.length} in use opened. Recorded as checked now (health asks again after 90 days).`);
     if (unprotected.has(opener.owner)) {

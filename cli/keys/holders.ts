@@ -2,12 +2,14 @@
  * The list's key holders: each hour key is wrapped to every one, so any one of them opens the list.
  * `keys add` wraps every past hour key to a new holder's public key; `keys remove` takes one away.
  */
+import { dirname } from 'node:path';
 import type pg from 'pg';
 import { withDatabase } from '../connect/database.ts';
 import { inTransaction } from '../list/signups.ts';
 import { RSA_BITS, unwrap, wrap } from '../seal/owner-key.ts';
 import { holders, notWrappedTo, type Opener, openerFor } from '../seal/open.ts';
 import { confirm, out, readText, say, UsageError } from '../terminal.ts';
+import { dropLogin, giveLogin } from './holder-login.ts';
 
 const AT_ONCE = 16;
 const NOT_SEALED = 'The list is not sealed yet: npm run waitlist -- keys init.';
@@ -96,8 +98,10 @@ export async function add({ publicKey: file }: { publicKey: string }): Promise<v
       return wrapMissing(db, opener, holder);
     });
     if (held) say(`Key ${keyId} was a holder already (its row kept, however it was exported).`);
-    say(`Key ${keyId} now holds the list: ${wrapped} hour keys wrapped to it. Its holder proves their`);
-    say('stored copy opens it with: npm run waitlist -- keys check (health asks until they do).');
+    const login = await giveLogin(db, { ...holder, keyId }, dirname(file)); // beside their public key
+    say(`Key ${keyId} now holds the list: ${wrapped} hour keys wrapped to it. Send its holder ${login}, their`);
+    say('login (it changes nothing of the list), readable with their key only. They prove their stored copy opens the');
+    say(`list with (health asks until they do): DATABASE_URL="$(gpg -d ${login})" npm run waitlist -- keys check`);
   });
 }
 
@@ -124,6 +128,7 @@ export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise
       if (rows[0].short)
         throw new UsageError('Another holder lacks hour keys (a keys add that stopped): rerun it first.');
       await db.query('delete from private.key_holders where extensions.pgp_key_id(public_key) = $1', [holder.keyId]);
+      await dropLogin(db, holder.id);
       // The clear hour keys go too (signups do not wait): the next signup makes one for the others only.
       await db.query('delete from private.hour_key_0; delete from private.hour_key_1; delete from private.hour_key_2');
       await db.query('select private.retire_hour_keys()'); // past hours' files, NOWAIT

@@ -5,6 +5,7 @@
 import { Resolver } from 'node:dns/promises';
 import { isIP } from 'node:net';
 import { InvalidArgumentError } from 'commander';
+import { getDomain } from 'tldts';
 import { EXIT, say, UsageError } from '../terminal.ts';
 import { publicKeyOf } from './dkim.ts';
 
@@ -49,17 +50,20 @@ export function lookup(server: string | undefined, timeout = QUERY_TIMEOUT_MS): 
 
 export const BULK_SENDER = 5_000;
 
-export type DomainCheck = { record: 'SPF' | 'DMARC' | 'DKIM' | 'MX'; ok: boolean; says: string; fix?: string };
+type RecordName = 'SPF' | 'DMARC' | 'DKIM' | 'MX';
+/** publish: the value of the record that fixes a fault, where the check knows it (SPF, its provider named). */
+export type DomainCheck = { record: RecordName; ok: boolean; says: string; fix?: string; publish?: string };
 export type SenderDomain = { domain: string; servers: string; checks: DomainCheck[] };
 export type Signing = { selector?: string; privateKey?: string };
 
-type RecordName = DomainCheck['record'];
 /** The records to publish, as the fixes name them and `waitlist domain` prints them. */
-export const spfRecord = (include = "<your provider's SPF domain>") => `v=spf1 include:${include} ~all`;
+export const spfRecord = (include: string, existing = 'v=spf1 ~all') =>
+  existing.replace(/^v=spf1/i, `v=spf1 include:${include}`);
 export const dmarcRecord = (domain: string) => `v=DMARC1; p=none; rua=mailto:dmarc@${domain}`;
 export const dkimRecord = (publicKey: string) => `v=DKIM1; k=rsa; p=${publicKey}`;
 const ok = (record: RecordName, says: string): DomainCheck => ({ record, ok: true, says });
-const fault = (record: RecordName, says: string, fix: string): DomainCheck => ({ record, ok: false, says, fix });
+const fault = (record: RecordName, says: string, fix: string, publish?: string) =>
+  ({ record, ok: false, says, fix, publish }) satisfies DomainCheck;
 
 /** `tag=value; …` of a DMARC or DKIM record, tags lower-cased. */
 function tags(record: string): Map<string, string> {
@@ -72,21 +76,35 @@ function tags(record: string): Map<string, string> {
   );
 }
 
-async function spf(dns: Lookup, domain: string): Promise<DomainCheck> {
+/** An SPF record authorises the provider when it includes its SPF domain (a pass, not -, ~ or ?) or redirects to it. */
+const authorises = (record: string, include: string) =>
+  record
+    .toLowerCase()
+    .split(/\s+/)
+    .some((term) => /^(\+?include:|redirect=)(.+)$/.exec(term)?.[2] === include.toLowerCase());
+
+async function spf(dns: Lookup, domain: string, include?: string): Promise<DomainCheck> {
   const found = await dns.txt(domain);
   const records = found === 'none' ? [] : found.filter((r) => /^v=spf1(\s|$)/i.test(r));
-  const add = `Add a TXT record at ${domain}: "${spfRecord()}" (your SMTP provider names the include).`;
-  if (!records.length) return fault('SPF', `No SPF record at ${domain}.`, add);
+  const add = include
+    ? `Add a TXT record at ${domain}: "${spfRecord(include)}".`
+    : `Add a TXT record at ${domain} that includes your SMTP provider's SPF domain (\`waitlist domain --spf-include\` prints it).`;
+  if (!records.length) return fault('SPF', `No SPF record at ${domain}.`, add, include && spfRecord(include));
   const many = `${records.length} SPF records at ${domain}: receivers treat that as an error.`;
   if (records.length > 1) return fault('SPF', many, 'Merge them into one TXT record.');
   const anyone = `The SPF record at ${domain} ends in "+all": it lets anyone send as ${domain}.`;
   if (/\s[+]?all\b/i.test(records[0])) return fault('SPF', anyone, 'End it with ~all or -all.');
+  if (include && !authorises(records[0], include)) {
+    const merged = spfRecord(include, records[0]);
+    const without = `The SPF record at ${domain} does not include ${include}: ${records[0]}`;
+    return fault('SPF', without, `Replace it with "${merged}".`, merged);
+  }
   return ok('SPF', `${domain}: ${records[0]}`);
 }
 
-/** The DMARC record of the domain, or of its organisational domain (the last two labels) when it has none. */
+/** The DMARC record of the domain, or of its organisational domain (by the public suffix list) when it has none. */
 async function dmarc(dns: Lookup, domain: string, signing: Signing): Promise<DomainCheck> {
-  const candidates = [domain, domain.split('.').slice(-2).join('.')].filter((d, i, all) => all.indexOf(d) === i);
+  const candidates = [domain, getDomain(domain) ?? domain].filter((d, i, all) => all.indexOf(d) === i);
   for (const at of candidates) {
     const found = await dns.txt(`_dmarc.${at}`);
     const record = found === 'none' ? undefined : found.find((r) => /^v=DMARC1\s*(;|$)/i.test(r));
@@ -136,7 +154,12 @@ async function mx(dns: Lookup, domain: string): Promise<DomainCheck> {
 }
 
 /** Every check; a lookup that fails or runs out of time is a fault that says so. */
-export async function checkSenderDomain(domain: string, signing: Signing, dnsServer?: string): Promise<SenderDomain> {
+export async function checkSenderDomain(
+  domain: string,
+  signing: Signing,
+  dnsServer?: string,
+  spfInclude?: string,
+): Promise<SenderDomain> {
   const dns = lookup(dnsServer);
   const timer = setTimeout(() => dns.cancel(), LOOKUP_BUDGET_MS);
   const guarded = async (record: RecordName, check: () => Promise<DomainCheck>) =>
@@ -145,7 +168,7 @@ export async function checkSenderDomain(domain: string, signing: Signing, dnsSer
     );
   try {
     const checks = await Promise.all([
-      guarded('SPF', () => spf(dns, domain)),
+      guarded('SPF', () => spf(dns, domain, spfInclude)),
       guarded('DKIM', () => dkim(dns, domain, signing)),
       guarded('DMARC', () => dmarc(dns, domain, signing)),
       guarded('MX', () => mx(dns, domain)),
@@ -165,8 +188,8 @@ export const OVERRIDE = '--despite-sender-domain';
 export type PreflightOptions = { dnsServer?: string; despiteSenderDomain?: boolean };
 
 /** notify --check and `waitlist domain`: every check reported, exit 1 when one fails. */
-export async function reportSenderDomain(domain: string, signing: Signing, server?: string): Promise<SenderDomain> {
-  const result = await checkSenderDomain(domain, signing, server);
+export async function reportSenderDomain(domain: string, signing: Signing, server?: string, spfInclude?: string) {
+  const result = await checkSenderDomain(domain, signing, server, spfInclude);
   printSenderDomain(result);
   process.exitCode = result.checks.every((c) => c.ok) ? EXIT.ok : EXIT.failed;
   return result;

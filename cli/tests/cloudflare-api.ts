@@ -1,14 +1,16 @@
 /**
- * A stand-in of Cloudflare's API for the Pages calls `npm run deploy` makes, through the real
- * wrangler (which takes its address from CLOUDFLARE_API_BASE_URL) and its own domain call. It
+ * A stand-in of Cloudflare's API for the Pages calls setup and deploy make, through the real
+ * wrangler (which takes its address from CLOUDFLARE_API_BASE_URL) and their own calls. It
  * answers the shapes wrangler reads (its src/pages/types.ts and api/pages/deploy.ts) and records
  * what arrived: every request, the projects, the uploaded files, the deployments, the domains.
+ * A name in `taken` is another account's: a project made with it gets `<name>-4ab.pages.dev`.
+ * `live` serves the latest production deployment as Pages would: its files, its _headers' `/*` block.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 export type Arrived = { method: string; path: string; authorization?: string; body: string };
-export type Deployment = { branch?: string; manifest: Record<string, string>; headers?: string };
+export type Deployment = { branch?: string; manifest: Record<string, string>; headers?: string; message?: string };
 type Project = { name: string; subdomain: string; domains: string[]; production_branch: string };
 
 /** A JWT wrangler can read (it only decodes the claims: expiry, file count), never signed. */
@@ -23,7 +25,7 @@ const read = async (request: IncomingMessage) => {
 };
 
 /** `token`: the one API token the stand-in takes (wrangler's upload JWT aside); any other is refused. */
-export async function startCloudflareApi(token: string) {
+export async function startCloudflareApi(token: string, taken: string[] = []) {
   const arrived: Arrived[] = [];
   const projects = new Map<string, Project>();
   /** The uploaded files by their hash (wrangler's manifest names them). */
@@ -43,10 +45,12 @@ export async function startCloudflareApi(token: string) {
         { success: false, errors: [{ code: 10000, message: 'Authentication error' }], result: null },
       ] as const;
     }
+    if (path === '/accounts') return ok([{ id: 'acc', name: "Ada's account" }]);
     if (/^\/accounts\/[^/]+\/pages\/projects$/.test(path)) {
       if (method === 'POST') {
         const { name, production_branch } = json() as { name: string; production_branch: string };
-        const project = { name, subdomain: `${name}.pages.dev`, domains: [`${name}.pages.dev`], production_branch };
+        const subdomain = `${name}${taken.includes(name) ? '-4ab' : ''}.pages.dev`;
+        const project = { name, subdomain, domains: [subdomain], production_branch };
         projects.set(name, project);
         return ok(project);
       }
@@ -74,8 +78,17 @@ export async function startCloudflareApi(token: string) {
           branch: (form.get('branch') as string | null) ?? undefined,
           manifest: JSON.parse(form.get('manifest') as string) as Record<string, string>,
           headers: headers instanceof Blob ? await headers.text() : undefined,
+          message: (form.get('commit_message') as string | null) ?? undefined,
         });
         return ok({ id: `d${deployments.length}`, url: `https://d${deployments.length}.${project.subdomain}` });
+      }
+      if (rest === '/deployments') {
+        const environment = (d: Deployment) => (d.branch === project.production_branch ? 'production' : 'preview');
+        const listed = deployments.map((d) => ({
+          environment: environment(d),
+          deployment_trigger: { metadata: { commit_message: d.message } },
+        }));
+        return ok(listed.reverse());
       }
       if ((match = /^\/deployments\/(d\d+)$/.exec(rest))) {
         const { branch } = deployments[Number(match[1].slice(1)) - 1];
@@ -110,7 +123,18 @@ export async function startCloudflareApi(token: string) {
     })();
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const live = createServer((request, response) => {
+    const deployment = deployments.findLast((d) => d.branch === 'main');
+    const path = request.url === '/' ? '/index.html' : request.url!;
+    const file = deployment && files.get(deployment.manifest[path]);
+    const block = deployment?.headers?.split('\n\n')[0].split('\n').slice(1) ?? [];
+    const headers = block.flatMap((line) => [line.slice(2, line.indexOf(':')), line.slice(line.indexOf(':') + 2)]);
+    response.writeHead(file ? 200 : 404, ['content-type', 'text/html', ...headers]).end(file);
+  });
+  await new Promise<void>((resolve) => live.listen(0, '127.0.0.1', resolve));
   return {
+    /** The live site (the latest production deployment), as a custom domain would serve it. */
+    live: `http://127.0.0.1:${(live.address() as AddressInfo).port}`,
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/client/v4`,
     arrived,
     projects,
@@ -118,7 +142,7 @@ export async function startCloudflareApi(token: string) {
     deployments,
     /** The content of a deployment's file at `path` ("/index.html"), as uploaded. */
     fileOf: (deployment: Deployment, path: string) => files.get(deployment.manifest[path])?.toString(),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+    close: () => Promise.all([server, live].map((each) => new Promise<void>((resolve) => each.close(() => resolve())))),
   };
 }
 

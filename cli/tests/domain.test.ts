@@ -1,7 +1,8 @@
 /**
  * `waitlist domain`: the DKIM key made once (mode 0600, never overwritten), the DNS records printed
  * as they must be published (a 2048-bit key's TXT value split into strings of at most 255
- * characters), and checked with notify's checks against a DNS server on loopback.
+ * characters; SPF with the provider's include; MX), and checked with notify's checks against a DNS
+ * server on loopback (DMARC at the organisational domain by the public suffix list).
  */
 import { createPrivateKey } from 'node:crypto';
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
@@ -14,6 +15,7 @@ import { startDns, type Dns } from './dns';
 import { waitlist } from './run-cli';
 
 const DOMAIN = 'product.example';
+const PROVIDER = '_spf.provider.example';
 const folder = mkdtempSync(join(tmpdir(), 'domain-'));
 const keyFile = join(folder, 'dkim.pem');
 let dns: Dns;
@@ -22,8 +24,8 @@ beforeAll(async () => {
 });
 afterAll(() => dns.close());
 
-const domain = (args: string[] = []) =>
-  waitlist(['domain', DOMAIN, '--dkim-key', keyFile, '--dns-server', dns.server, ...args]);
+const domain = (args: string[] = [], at = DOMAIN) =>
+  waitlist(['domain', at, '--dkim-key', keyFile, '--spf-include', PROVIDER, '--dns-server', dns.server, ...args]);
 
 /** The quoted strings of the DKIM record as printed. */
 const quoted = (stdout: string) => {
@@ -32,7 +34,7 @@ const quoted = (stdout: string) => {
 };
 
 describe('waitlist domain', () => {
-  it('first run: makes an RSA 2048 key readable by its owner only, prints the three records, finds them missing (exit 1)', async () => {
+  it('first run: makes an RSA 2048 key readable by its owner only, prints the four records, finds them missing (exit 1)', async () => {
     const run = await domain();
     expect(run.code, run.stderr).toBe(1);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
@@ -48,13 +50,17 @@ describe('waitlist domain', () => {
     expect(strings.length).toBe(2);
     for (const s of strings) expect(s.length).toBeLessThanOrEqual(255);
     expect(strings.join('')).toBe(record);
-    expect(run.stdout).toContain(`SPF  ${DOMAIN}  TXT\n  v=spf1 include:<your provider's SPF domain> ~all\n`);
+    expect(run.stdout).toContain(`SPF  ${DOMAIN}  TXT\n  v=spf1 include:${PROVIDER} ~all\n`);
+    expect(run.stderr).toContain(`Fix: Add a TXT record at ${DOMAIN}: "v=spf1 include:${PROVIDER} ~all".`);
     expect(run.stdout).toContain(`DMARC  _dmarc.${DOMAIN}  TXT\n  v=DMARC1; p=none; rua=mailto:dmarc@${DOMAIN}\n`);
+    expect(run.stderr).toContain(`MISSING MX: No MX record at ${DOMAIN}`);
+    expect(run.stdout).toContain(`MX  ${DOMAIN}  MX\n  the mail servers your mail host names\n`);
+    expect(run.stdout + run.stderr).not.toMatch(/<[^>]*>/); // no placeholder to fill in
   });
 
   it('run again once published: checks only, with the same key (exit 0); names a record that is missing (exit 1)', async () => {
     const pem = readFileSync(keyFile, 'utf8');
-    dns.zone.set(DOMAIN, { txt: ['v=spf1 include:_spf.provider.example ~all'], mx: ['mx1.provider.example'] });
+    dns.zone.set(DOMAIN, { txt: [`v=spf1 include:${PROVIDER} ~all`], mx: ['mx1.provider.example'] });
     dns.zone.set(`_dmarc.${DOMAIN}`, { txt: [`v=DMARC1; p=none`] });
     // Published as split: the stand-in serves it as strings of 255 characters, as a DNS host does.
     dns.zone.set(`launch._domainkey.${DOMAIN}`, { txt: [quoted((await domain()).stdout).join('')] });
@@ -69,13 +75,39 @@ describe('waitlist domain', () => {
 
     dns.zone.delete(`_dmarc.${DOMAIN}`);
     dns.zone.set(DOMAIN, { mx: ['mx1.provider.example'] });
-    const missing = await domain(['--spf-include', '_spf.provider.example']);
+    const missing = await domain();
     expect(missing.code).toBe(1);
     expect(missing.stderr).toContain(`MISSING DMARC: No DMARC record at _dmarc.${DOMAIN}.`);
     expect(missing.stdout).toContain(`DMARC  _dmarc.${DOMAIN}  TXT`);
     expect(missing.stderr).toContain(`MISSING SPF: No SPF record at ${DOMAIN}.`);
-    expect(missing.stdout).toContain(`SPF  ${DOMAIN}  TXT\n  v=spf1 include:_spf.provider.example ~all\n`);
+    expect(missing.stdout).toContain(`SPF  ${DOMAIN}  TXT\n  v=spf1 include:${PROVIDER} ~all\n`);
     expect(missing.stdout).not.toContain('DKIM  ');
+    expect(missing.stdout).not.toContain('MX  ');
+  });
+
+  it("flags an SPF record that does not include the provider's, and prints it with the include added", async () => {
+    dns.zone.set(DOMAIN, { txt: ['v=spf1 include:_spf.other-host.example mx ~all'], mx: ['mx1.provider.example'] });
+    const run = await domain();
+    expect(run.code).toBe(1);
+    const fixed = `v=spf1 include:${PROVIDER} include:_spf.other-host.example mx ~all`;
+    expect(run.stderr).toContain(
+      `MISSING SPF: The SPF record at ${DOMAIN} does not include ${PROVIDER}: v=spf1 include:_spf.other-host.example mx ~all`,
+    );
+    expect(run.stderr).toContain(`Fix: Replace it with "${fixed}".`);
+    expect(run.stdout).toContain(`SPF  ${DOMAIN}  TXT\n  ${fixed}\n`);
+    dns.zone.set(DOMAIN, { txt: [fixed], mx: ['mx1.provider.example'] });
+    expect((await domain()).stderr).toContain(`ok      SPF: ${DOMAIN}: ${fixed}`);
+  });
+
+  it('looks up DMARC at the organisational domain of a .co.uk sender (example.co.uk, not co.uk)', async () => {
+    const sender = 'news.example.co.uk';
+    dns.zone.set(sender, { txt: [`v=spf1 include:${PROVIDER} ~all`], mx: ['mx1.provider.example'] });
+    dns.zone.set('_dmarc.example.co.uk', { txt: ['v=DMARC1; p=none'] });
+    dns.asked.length = 0;
+    const run = await domain([], sender);
+    expect(run.stderr).toContain('ok      DMARC: _dmarc.example.co.uk: v=DMARC1; p=none.');
+    expect(dns.asked).toEqual(expect.arrayContaining(['TXT _dmarc.news.example.co.uk', 'TXT _dmarc.example.co.uk']));
+    expect(dns.asked).not.toContain('TXT _dmarc.co.uk');
   });
 
   it('names a published key that is not this one', async () => {
@@ -91,13 +123,13 @@ describe('waitlist domain', () => {
   it('never overwrites a file that is not a DKIM key, and refuses what is not a domain (exit 2)', async () => {
     const other = join(folder, 'notes.txt');
     writeFileSync(other, 'my notes\n');
-    const run = await waitlist(['domain', DOMAIN, '--dkim-key', other, '--dns-server', dns.server]);
+    const run = await domain(['--dkim-key', other]);
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('The DKIM key (--dkim-key) is not an RSA private key in PEM.');
     expect(readFileSync(other, 'utf8')).toBe('my notes\n');
-    const nowhere = await waitlist(['domain', DOMAIN, '--dkim-key', join(folder, 'no', 'such', 'dir.pem')]);
+    const nowhere = await domain(['--dkim-key', join(folder, 'no', 'such', 'dir.pem')]);
     expect(nowhere).toMatchObject({ code: 2, stderr: expect.stringContaining('Cannot write the DKIM key to') });
-    const notDomain = await waitlist(['domain', 'hello@product.example', '--dkim-key', keyFile]);
+    const notDomain = await domain([], 'hello@product.example');
     expect(notDomain).toMatchObject({ code: 2, stderr: expect.stringContaining('Not a domain name') });
   });
 

@@ -4,11 +4,12 @@
  * lines does not lose it, and a second holder opens the whole list, until removed.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { decrypt, decryptKey, generateKey, readKey, readMessage, readPrivateKey } from 'openpgp';
+import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
 import { checkKeyCopies } from '../health/sealing';
@@ -19,7 +20,7 @@ import { TEST_PASSPHRASE, waitlist } from './run-cli';
 const db = useOwnDatabase('cli_key_holders');
 const SECOND = 'the second holder passphrase';
 let first: Init;
-let second: { keyFile: string; publicFile: string; keyId: string };
+let second: { keyFile: string; publicFile: string; keyId: string; login: string };
 
 const signup = (email: string) => db.owner.query('insert into public.waiting_list (email) values ($1)', [email]);
 const exportWith = (keyFile: string, passphrase = TEST_PASSPHRASE) =>
@@ -138,13 +139,21 @@ describe('a second holder', () => {
     const fingerprint = /^fpr:+([0-9A-F]{40}):/m.exec(gpg('--with-colons', '--list-keys').toString())![1];
     gpg('--quick-add-key', fingerprint, 'rsa3072', 'encr', 'never');
     const publicFile = ownerKeyFile(gpg('--export', '--armor').toString());
-    second = { keyFile: ownerKeyFile(gpg('--export-secret-keys', '--armor').toString()), publicFile, keyId: '' };
+    second = {
+      keyFile: ownerKeyFile(gpg('--export-secret-keys', '--armor').toString()),
+      publicFile,
+      keyId: '',
+      login: '',
+    };
 
     const added = await waitlist(['keys', 'add', '--public-key', publicFile], {
       WAITLIST_OWNER_KEY_FILE: first.keyFile,
     });
     expect(added.code, added.stderr).toBe(0);
     second.keyId = /^Key ([0-9A-F]{16}) now holds the list/m.exec(added.stderr)![1];
+    const loginFile = join(dirname(publicFile), `key-check-${second.keyId}.asc`);
+    expect(added.stderr).toContain(`Send its holder ${loginFile}`);
+    expect(statSync(loginFile).mode & 0o777).toBe(0o600);
     // The same key exported again with one more user ID (other bytes): the holder already, nothing left to wrap.
     gpg('--quick-add-uid', fingerprint, 'Second Again <again@example.com>');
     const again = await waitlist(['keys', 'add', '--public-key', ownerKeyFile(gpg('--export', '--armor').toString())], {
@@ -153,16 +162,54 @@ describe('a second holder', () => {
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain(`Key ${second.keyId} was a holder already`);
     expect(again.stderr).toContain('0 hour keys wrapped to it');
+    // The login given again, beside the file added: only their key reads it. Its user and password, on this
+    // server's socket (the URL keeps the host, not ?host=).
+    const given = /Send its holder (\S+), their/.exec(again.stderr)![1];
+    const { username, password } = new URL(gpg('--quiet', '--decrypt', given).toString());
+    second.login = Object.assign(new URL(db.url), { username, password }).href;
     await signup('after-add@example.com');
     const all = addresses((await exportWith(first.keyFile)).stdout);
     expect(all).toEqual(
       expect.arrayContaining(['after-add@example.com', 'before-add@example.com', 'first@example.com']),
     );
     expect(addresses((await exportWith(second.keyFile, SECOND)).stdout)).toEqual(all);
-    expect((await check(second.keyFile, SECOND)).code).toBe(0);
     const listed = await waitlist(['keys', 'holders']);
     expect(listed.stdout.trim().split('\n')).toHaveLength(2);
   }, 90_000); // a GnuPG key pair made, and five runs of the command
+
+  it('proves their copy with their own login, which changes nothing of the list and reads no clear hour key', async () => {
+    expect(new URL(second.login).username).toMatch(/^waitlist_holder_\d+$/); // not the owner's role
+    const checked = await waitlist(['keys', 'check', '--key-file', second.keyFile], {
+      DATABASE_URL: second.login,
+      WAITLIST_OWNER_KEY_PASSPHRASE: SECOND,
+    });
+    expect(checked.code, checked.stderr).toBe(0);
+    expect(checked.stdout).toContain(`This copy of key ${second.keyId} opens the list`);
+    const { rows } = await db.owner.query<{ id: string; checked: boolean }>(
+      `select id::text, checked_at > now() - interval '1 minute' as checked from private.key_holders order by id`,
+    );
+    expect(rows.at(-1)!.checked).toBe(true);
+    const holder = new pg.Client({ connectionString: second.login });
+    await holder.connect();
+    try {
+      for (const sql of [
+        "insert into public.waiting_list (email) values ('planted@example.com')",
+        'update public.waiting_list set email = null',
+        'delete from private.signup_addresses',
+        'update private.signup_addresses set seal = null',
+        'delete from private.wrapped_hour_keys',
+        'insert into private.key_holders (public_key) select public_key from private.key_holders',
+        'update private.key_holders set checked_at = now()',
+        'select clear_key from private.hour_key_0',
+        'select address_hash from private.signup_addresses',
+      ])
+        await expect(holder.query(sql), sql).rejects.toThrow(/permission denied/);
+      const other = await holder.query('select private.record_key_check($1) as done', [rows[0].id]);
+      expect(other.rows[0].done).toBeNull(); // the owner's check is not theirs to record
+    } finally {
+      await holder.end();
+    }
+  });
 
   it('once removed (though added twice), opens nothing sealed after; the other holder still opens everything', async () => {
     const { rows: kept } = await db.owner.query<{ id: string }>(
@@ -173,6 +220,7 @@ describe('a second holder', () => {
     const removed = await waitlist(['keys', 'remove', second.keyId, '--yes']);
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stderr).toContain(`Removed key ${second.keyId}, however it was exported`);
+    await expect(new pg.Client({ connectionString: second.login }).connect()).rejects.toThrow(); // its login gone
     await signup('after-remove@example.com');
     const { rows } = await db.owner.query<{ hour_key_id: string }>(
       `select hour_key_id::text from private.signup_addresses a join public.waiting_list w using (id)

@@ -118,6 +118,8 @@ function answer(state: State, method: string, path: string, body: string): [numb
   switch (route) {
     case `GET ${v1}`:
       return [200, project];
+    case 'GET /v1/projects': // another project first: the owner picks theirs
+      return [200, [{ ...project, ref: 'otherprojectrefxxxxx', name: 'another' }, project]];
     case `GET ${v1}/billing/addons`:
       return [200, { available_addons: [], selected_addons: [] }];
     case `GET /v2/projects/${REF}/config`:

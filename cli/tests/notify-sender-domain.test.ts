@@ -73,7 +73,9 @@ describe('the sender-domain check', () => {
     dns.zone.set(DOMAIN, { txt: ['site-verification=abc'] });
     const checks = byRecord(await check());
     expect(checks.SPF).toMatchObject({ ok: false, says: 'No SPF record at product.example.' });
-    expect(checks.SPF.fix).toContain('Add a TXT record at product.example: "v=spf1 include:');
+    expect(checks.SPF.fix).toBe(
+      "Add a TXT record at product.example that includes your SMTP provider's SPF domain (`waitlist domain --spf-include` prints it).",
+    );
     expect(checks.DMARC.fix).toBe(
       'Add a TXT record at _dmarc.product.example: "v=DMARC1; p=none; rua=mailto:dmarc@product.example" (p=none is enough to start).',
     );
