@@ -1,11 +1,12 @@
 /** The waitlist command (cli/main.js checks the Node version, then loads this); exit codes: EXIT in terminal.ts. */
 import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
+import { COMMANDS } from './commands.ts';
 import { skipTlsVerify } from './connect/database.ts';
 import { explainDatabaseError } from './connect/database-errors.ts';
 import { PASSPHRASE, PASSPHRASE_COMMAND } from './seal/owner-key.ts';
-import { ENV_FILE, envFileValues } from './setup/env-file.ts';
-import { Cancelled, EXIT, EXIT_CODES, say, UsageError } from './terminal.ts';
+import { ENV_FILE, envFileValues } from './commands/setup/env-file.ts';
+import { Cancelled, EXIT, EXIT_CODES, say, UsageError } from './terminal/terminal.ts';
 
 // DATABASE_URL and SMTP_URL may live in .env.local (git-ignored); the shell's values win. Not the
 // owner key's passphrase: beside the key's command, whoever reads the file would open the list.
@@ -29,16 +30,10 @@ const program = new Command('waitlist')
   .hook('preAction', (_program, action) => void skipTlsVerify(Boolean(action.optsWithGlobals().insecureSkipTlsVerify)))
   .exitOverride();
 
-/** `<name>Command` of each command's module, loaded only when it runs (or for --help): export loads no mailer. */
-const COMMANDS = 'count export erase suppress limits origins notify domain health keys baseline deploy setup'.split(
-  ' ',
-);
-const load = async (name: string): Promise<Command> =>
-  (await import(name === 'notify' ? './notify/command.ts' : `./${name}.ts`))[`${name}Command`]();
 // The global option takes no value: the first word not starting with - names the command.
 const named = process.argv.slice(2).find((word) => !word.startsWith('-'));
-for (const name of named && COMMANDS.includes(named) ? [named] : COMMANDS) {
-  program.addCommand((await load(name)).exitOverride());
+for (const load of named && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]] : Object.values(COMMANDS)) {
+  program.addCommand((await load()).exitOverride());
 }
 
 try {

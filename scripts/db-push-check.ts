@@ -20,7 +20,7 @@ import { insertEmail } from '../supabase/harness/api-request';
 import { SUPERUSER, startCluster, type Cluster } from '../supabase/harness/cluster';
 import { connect, createSupabaseDatabase, type ConnectionInfo } from '../supabase/harness/database';
 import { sealList } from '../supabase/harness/sealed';
-import { BASELINE } from '../cli/health/migrations';
+import { BASELINE } from '../cli/commands/health/migrations';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

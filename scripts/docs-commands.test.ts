@@ -8,6 +8,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { expect, it } from 'vitest';
+import { COMMANDS } from '../cli/commands.ts';
 
 const DOCS = [
   'README.md',
@@ -18,8 +19,6 @@ const DOCS = [
   ),
 ];
 const SCRIPTS = Object.keys(JSON.parse(readFileSync('package.json', 'utf8')).scripts);
-/** The commands, as cli/program.ts loads them: `<name>Command` of ./<name>.ts (notify's in its folder). */
-const NAMES = /const COMMANDS = '([^']+)'/.exec(readFileSync('cli/program.ts', 'utf8'))![1].split(' ');
 
 /** Every `npm run …` in the docs' code (spans and blocks), with a backslash-continued line joined, comments cut. */
 function commandLines(): { where: string; words: string[] }[] {
@@ -43,11 +42,7 @@ const words = (rest: string) =>
 
 async function program(): Promise<Command> {
   const waitlist = new Command('waitlist').option('--insecure-skip-tls-verify').exitOverride();
-  for (const name of NAMES) {
-    const module = await import(name === 'notify' ? '../cli/notify/command.ts' : `../cli/${name}.ts`);
-    const command: Command = module[`${name}Command`]();
-    waitlist.addCommand(command);
-  }
+  for (const load of Object.values(COMMANDS)) waitlist.addCommand(await load());
   const quiet = (command: Command) => {
     command.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });
     if (!command.commands.length) command.action(() => {});

@@ -65,7 +65,7 @@ it('no word of the retired designs is left in a tracked file', () => {
   const allowed = (file: string) =>
     file.startsWith('supabase/tests/fixtures/') ||
     file.startsWith('supabase/baseline/') ||
-    ['cli/baseline.ts', 'cli/tests/baseline.test.ts', 'supabase/tests/baseline.test.ts'].includes(file) ||
+    ['cli/commands/baseline.ts', 'cli/tests/baseline.test.ts', 'supabase/tests/baseline.test.ts'].includes(file) ||
     file === 'scripts/house.test.ts';
   const found = tracked()
     .filter((file) => !allowed(file))
@@ -107,4 +107,21 @@ it('every doc is at most 400 lines, docs/operations.md at most 330, all of them 
 
 it('scripts/ holds no more lines than src/ (tests excluded from both)', () => {
   expect(total(notTests('scripts'))).toBeLessThanOrEqual(total(notTests('src')));
+});
+
+it("cli/commands.ts names every command's file, each command in cli/commands/<name>.ts, none loaded by a computed name", () => {
+  const table = readFileSync('cli/commands.ts', 'utf8');
+  const listed = [
+    ...table.matchAll(/^ {2}(\w+): async \(\) => \(await import\('\.\/commands\/(\w+)\.ts'\)\)\.(\w+)Command\(\),$/gm),
+  ];
+  expect(listed.map(([, name, file, made]) => [name, file, made]).filter(([n, f, m]) => n !== f || n !== m)).toEqual(
+    [],
+  );
+  const files = tracked('cli/commands').filter((file) => /^cli\/commands\/[\w-]+\.ts$/.test(file));
+  expect(files.map((file) => file.slice('cli/commands/'.length, -3)).sort()).toEqual(
+    listed.map(([, name]) => name).sort(),
+  );
+  // Any import() whose argument is not one string literal hides a command from the map.
+  const computed = code('cli').filter((file) => /\bimport\((?!\s*'[^'`$]+'\s*\))/.test(readFileSync(file, 'utf8')));
+  expect(computed).toEqual([]);
 });

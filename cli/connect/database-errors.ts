@@ -1,5 +1,5 @@
 /** What a failed connection or query means for the owner, and what to do: the message replaces pg's. */
-import { UsageError } from '../terminal.ts';
+import { UsageError } from '../terminal/terminal.ts';
 import { CONNECT_TIMEOUT_MS, QUERY_TIMEOUT_MS } from './database.ts';
 
 /** The command supabase/README.md documents for applying the migrations. */

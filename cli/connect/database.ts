@@ -8,7 +8,7 @@ import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { SUPABASE_CA } from '../../contracts/supabase-ca.ts';
-import { UsageError } from '../terminal.ts';
+import { UsageError } from '../terminal/terminal.ts';
 import { endpoint as endpointOf, isLoopback, secretUrl, unknownParameter } from './secret-url.ts';
 
 export const CONNECT_TIMEOUT_MS = 10_000;

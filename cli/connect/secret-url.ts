@@ -4,7 +4,7 @@
  */
 import { isIP } from 'node:net';
 import { hostOf, parseSecretUrl, postgresEndpoint, unknownParameter } from '../../contracts/secret-url.ts';
-import { UsageError } from '../terminal.ts';
+import { UsageError } from '../terminal/terminal.ts';
 
 export { hostOf, unknownParameter };
 

@@ -1,6 +1,6 @@
 /** The do-not-email list (private.do_not_email) and erasure: keyed hashes only, never addresses. */
 import type pg from 'pg';
-import { inTransaction, type Queryable } from './signups.ts';
+import { inTransaction, type Queryable } from '../connect/queries.ts';
 import { utcTimestamp } from './utc.ts';
 
 /** A signup of the address: `email` as stored, null once sealed. */

@@ -1,22 +1,7 @@
 /** The list itself (public.waiting_list) and each signup's address hash and seal (private.signup_addresses). */
-import type pg from 'pg';
+import { type Queryable } from '../connect/queries.ts';
 import { longQuery } from '../connect/database.ts';
-import { UsageError } from '../terminal.ts';
-
-export type Queryable = pg.Pool | pg.Client | pg.PoolClient;
-
-/** Runs `work` in a transaction on `db`: committed if it resolves, rolled back if it throws. */
-export async function inTransaction<T>(db: pg.Client, work: () => Promise<T>): Promise<T> {
-  await db.query('begin');
-  try {
-    const result = await work();
-    await db.query('commit');
-    return result;
-  } catch (error) {
-    await db.query('rollback');
-    throw error;
-  }
-}
+import { UsageError } from '../terminal/terminal.ts';
 
 export type Day = { day: string; signups: number };
 

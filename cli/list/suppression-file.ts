@@ -6,7 +6,7 @@
 import { parse } from 'csv-parse/sync';
 import emailAddresses from 'email-addresses';
 import { checkEmail } from '../../src/features/waitlist/email.ts';
-import { UsageError } from '../terminal.ts';
+import { UsageError } from '../terminal/terminal.ts';
 
 /** An address column's names, in any case: SendGrid's exports say `email`, Mailgun's `address`. */
 export const COLUMNS = ['email', 'e-mail', 'email address', 'email_address', 'emailaddress', 'address'];

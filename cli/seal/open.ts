@@ -3,10 +3,10 @@
  * createDecipheriv; each hour key unwrapped with the owner's private key (checked against the installed one).
  */
 import { createDecipheriv, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
-import type { Queryable } from '../list/signups.ts';
+import type { Queryable } from '../connect/queries.ts';
 import { splitHourKey, splitSeal, tagInput } from '../../contracts/seal-format.ts';
 import { matches, type OwnerKey, ownerKey, unwrap } from './owner-key.ts';
-import { UsageError } from '../terminal.ts';
+import { UsageError } from '../terminal/terminal.ts';
 
 export type SealedRow = { id: bigint; hourKeyId: bigint; seal: Buffer };
 export type WrappedKey = { id: bigint; wrapped: Buffer };

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import type { PrivateKey } from 'openpgp';
-import { ask, askLines, interactive, readText, UsageError } from '../terminal.ts';
+import { ask, askLines, interactive, readText, UsageError } from '../terminal/terminal.ts';
 
 const run = promisify(execFile);
 /** Loaded when a key is used: a list not sealed is exported without it. */

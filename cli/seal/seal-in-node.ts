@@ -5,7 +5,7 @@
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { HOUR_KEY_BYTES, IV_BYTES, splitHourKey, tagInput } from '../../contracts/seal-format.ts';
-import { progress } from '../progress.ts';
+import { progress } from '../terminal/progress.ts';
 import { wrap } from './owner-key.ts';
 
 const BATCH = 5_000;

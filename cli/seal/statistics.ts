@@ -3,7 +3,7 @@
  * once every address is sealed, the column is sampled afresh (NULLs), then pg_statistic rewritten.
  */
 import type pg from 'pg';
-import { inTransaction } from '../list/signups.ts';
+import { inTransaction } from '../connect/queries.ts';
 
 /** The same by hand, in two steps: VACUUM cannot run in a transaction, as statements sent at once do. */
 export const FORGET_BY_HAND = [

@@ -8,7 +8,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { stringify } from 'csv-stringify/sync';
 import { describe, expect, it } from 'vitest';
-import { listCsv } from '../export/csv';
+import { listCsv } from '../commands/export/csv';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 

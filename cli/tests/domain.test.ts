@@ -9,8 +9,8 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { txtStrings } from '../domain';
-import { publicKeyOf } from '../notify/dkim';
+import { txtStrings } from '../commands/domain';
+import { publicKeyOf } from '../commands/notify/dkim';
 import { startDns, type Dns } from './dns';
 import { waitlist } from './run-cli';
 

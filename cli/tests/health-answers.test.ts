@@ -1,6 +1,6 @@
 /** How `waitlist health` reads the data API's answers the stand-ins do not give (health.test.ts has the others). */
 import { describe, expect, it } from 'vitest';
-import { judgeAnswer, judgeRead } from '../health/data-api';
+import { judgeAnswer, judgeRead } from '../commands/health/data-api';
 
 const settings = { site: 'https://coming-soon.example', api: 'https://ref.supabase.co', key: 'sb_publishable_x' };
 const answer = (status: number, body: object | string = '') => ({

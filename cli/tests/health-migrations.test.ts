@@ -10,7 +10,7 @@ import { connect, createEmptyDatabase } from '../../supabase/harness/database';
 import { migrate } from '../../supabase/harness/migrations';
 import { CHAIN_2026_11_26 } from '../../supabase/tests/chain';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
-import { checkMigrations } from '../health/migrations';
+import { checkMigrations } from '../commands/health/migrations';
 import { findingsOf, health, useStandIns } from './health-stand-ins';
 import { useOwnDatabase } from './own-database';
 

@@ -1,6 +1,6 @@
 /** health's view of the unsubscribe function's role: expected, with one EXECUTE grant and nothing more. */
 import { describe, expect, it } from 'vitest';
-import { checkUnsubscribeRole } from '../health/unsubscribe-role';
+import { checkUnsubscribeRole } from '../commands/health/unsubscribe-role';
 import { useOwnDatabase } from './own-database';
 
 const db = useOwnDatabase('cli_health_unsubscribe_role');

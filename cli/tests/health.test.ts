@@ -8,7 +8,7 @@ import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { countsOf } from '../../supabase/tests/guard';
-import { SECURITY_HEADERS } from '../health/site';
+import { SECURITY_HEADERS } from '../commands/health/site';
 import {
   checkedIn,
   findingsOf,

@@ -12,7 +12,7 @@ import { decrypt, decryptKey, generateKey, readKey, readMessage, readPrivateKey 
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
-import { checkKeyCopies } from '../health/sealing';
+import { checkKeyCopies } from '../commands/health/sealing';
 import { keysInit, type Init } from './keys-init';
 import { useOwnDatabase } from './own-database';
 import { TEST_PASSPHRASE, waitlist } from './run-cli';

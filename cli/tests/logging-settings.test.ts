@@ -12,7 +12,7 @@ import { hasLibrary } from '../../supabase/harness/cluster';
 import { connect } from '../../supabase/harness/database';
 import { serverLogFromNow } from '../../supabase/tests/server-log';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
-import { checkLogging, loggingRisks } from '../health/logging';
+import { checkLogging, loggingRisks } from '../commands/health/logging';
 import { keysInit } from './keys-init';
 import { asSuperuser, useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';

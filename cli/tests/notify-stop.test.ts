@@ -5,7 +5,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
-import { SAME_PRESS_MS } from '../notify/run';
+import { SAME_PRESS_MS } from '../commands/notify/run';
 import { letterArgs } from './notify-letter';
 import { useOwnDatabase } from './own-database';
 import { startCli } from './run-cli';

@@ -1,6 +1,6 @@
 -- A campaign remembers its letter: notify records it at the campaign's first real send, a later
 -- run sends it again from --campaign alone, and a changed letter is refused once anyone has it
--- (cli/notify/campaign.ts). Nothing personal: the owner's sender and subject, and each body's file
+-- (cli/commands/notify/campaign.ts). Nothing personal: the owner's sender and subject, and each body's file
 -- and sha256 digest.
 
 set lock_timeout = '5s';

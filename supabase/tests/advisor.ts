@@ -4,9 +4,9 @@
  * exposed schema needs row-level security whatever its grants). Run on the migrated schema by
  * advisor.test.ts; on the live database, health's exposure check names what the API roles may do.
  */
-import { SYSTEM } from '../../cli/health/exposure';
+import { SYSTEM } from '../../cli/commands/health/exposure';
 
-export { EXPOSED_SCHEMAS } from '../../cli/health/exposure';
+export { EXPOSED_SCHEMAS } from '../../cli/commands/health/exposure';
 
 const EXPOSED = `n.nspname = any($1::text[])`;
 const NOT_FROM_EXTENSION = `not exists (select from pg_catalog.pg_depend d where d.objid = c.oid and d.deptype = 'e')`;

@@ -1,6 +1,6 @@
 /**
  * The baseline and the chain it replaced: a database migrated with the chain of 2026-11-26 and
- * sealed, moved by `waitlist baseline`'s transaction (cli/baseline.ts: the clean-up, then every
+ * sealed, moved by `waitlist baseline`'s transaction (cli/commands/baseline.ts: the clean-up, then every
  * baseline file), then given the later migrations as `supabase db push` gives them (its owner key held
  * twice before the holders became one row per key), has exactly the
  * schema of a fresh database, and keeps its list. Compared in full:
@@ -14,8 +14,8 @@ import { basename } from 'node:path';
 import * as openpgp from 'openpgp';
 import type { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { moveToBaseline } from '../../cli/baseline';
-import { BASELINE } from '../../cli/health/migrations';
+import { moveToBaseline } from '../../cli/commands/baseline';
+import { BASELINE } from '../../cli/commands/health/migrations';
 import { insertEmail, refusal } from '../harness/api-request';
 import { startCluster, type Cluster } from '../harness/cluster';
 import { connect, createSupabaseDatabase, type ConnectionInfo } from '../harness/database';

@@ -20,8 +20,8 @@ import {
   ownerUrl,
   type ConnectionInfo,
 } from '../harness/database';
-import { moveToBaseline } from '../../cli/baseline';
-import { BASELINE } from '../../cli/health/migrations';
+import { moveToBaseline } from '../../cli/commands/baseline';
+import { BASELINE } from '../../cli/commands/health/migrations';
 import { migrate, migrationFiles } from '../harness/migrations';
 import { CHAIN_2026_11_26 } from './chain';
 import { addressesIn, filesUnder } from './copies';

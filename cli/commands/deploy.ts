@@ -1,0 +1,95 @@
+/**
+ * `waitlist deploy` (`npm run deploy`), for deploys after setup: vite build (its variable checks), the
+ * upload with the pinned wrangler (the project made on first use), the domain and origins, then `health`.
+ * `--preview <name>`: built against .env.preview.local's project, which the preview guard keeps off the live one.
+ */
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { parseEnv } from 'node:util';
+import { Command } from 'commander';
+import { childEnv } from '../connect/tools.ts';
+import {
+  attachDomain,
+  bin,
+  cloudflareCredentials,
+  createProject,
+  findProject,
+  run,
+  upload,
+} from '../connect/cloudflare.ts';
+import { withDatabase } from '../connect/database.ts';
+import { addOrigin } from '../list/guard.ts';
+import { originOf } from './origins.ts';
+import { say, UsageError } from '../terminal/terminal.ts';
+
+const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
+/** What the build may see besides childEnv's basics: its own variables, none of the owner's secrets. */
+const FOR_THE_BUILD = /^(VITE_\w+|PRODUCTION_\w+|CF_PAGES\w*|HSTS_PRELOAD)$/;
+
+type Options = { project: string; preview?: string; outDir: string };
+
+export const productionBranch = () => process.env.PRODUCTION_BRANCH || 'main';
+
+/** The build's environment: for a preview, the preview's project over the live one, marked as Cloudflare marks one. */
+function buildEnv(preview?: string): NodeJS.ProcessEnv {
+  const env = childEnv(FOR_THE_BUILD);
+  if (!preview) return env;
+  const own = existsSync('.env.preview.local') ? parseEnv(readFileSync('.env.preview.local', 'utf8')) : {};
+  const live = process.env.PRODUCTION_SUPABASE_URL || process.env.VITE_SUPABASE_URL;
+  const marks = { CF_PAGES: '1', CF_PAGES_BRANCH: preview, PRODUCTION_BRANCH: productionBranch() };
+  return { ...env, ...own, ...marks, PRODUCTION_SUPABASE_URL: live };
+}
+
+/** vite build into `outDir`, with this process's build values (a preview's over them). */
+export const build = (outDir: string, preview?: string) =>
+  run(bin('vite'), ['build', '--outDir', outDir, '--emptyOutDir'], buildEnv(preview));
+
+/** `npm run waitlist -- health` in a child process: its exit code. */
+export async function health(): Promise<number> {
+  const child = spawn(process.execPath, [...process.execArgv, MAIN, 'health'], { stdio: 'inherit' });
+  return new Promise<number>((resolve) => child.on('close', (code) => resolve(code ?? 1)));
+}
+
+async function deploy({ project, preview, outDir }: Options): Promise<void> {
+  if (preview === productionBranch())
+    throw new UsageError(`--preview ${preview} is the production branch (PRODUCTION_BRANCH).`);
+  await cloudflareCredentials();
+  const found = (await findProject(project)) ?? (await createProject(project, productionBranch()));
+  await build(outDir, preview);
+  await upload(project, outDir, preview ?? productionBranch(), 'waitlist deploy');
+  if (preview) {
+    say(`Preview ${preview} deployed, built against its own Supabase project; no health check.`);
+    return;
+  }
+  const site = originOf(process.env.VITE_SITE_URL ?? '');
+  const host = new URL(site).host;
+  if (!found.domains.includes(host) && !host.endsWith('.pages.dev')) {
+    await attachDomain(project, host);
+    say(
+      `Attached ${host}; its DNS needs a CNAME to ${found.subdomain} (docs/deploy.md, "The address and your own domain").`,
+    );
+  }
+  if (host.endsWith('.pages.dev') && host !== found.subdomain)
+    say(
+      `VITE_SITE_URL names ${host}, but this project is ${found.subdomain}: run setup again (it builds for the project's address).`,
+    );
+  const origins = [...new Set([site, `https://${found.subdomain}`])];
+  if (process.env.DATABASE_URL) {
+    await withDatabase(async (db) => {
+      for (const origin of origins) if (await addOrigin(db, origin)) say(`Allowed the origin ${origin}.`);
+    });
+  } else {
+    say(`DATABASE_URL is not set: allow ${origins.join(' and ')} with \`npm run waitlist -- origins add <origin>\`.`);
+  }
+  process.exitCode = await health();
+}
+
+export function deployCommand(): Command {
+  return new Command('deploy')
+    .description("Build, deploy to Cloudflare Pages, attach VITE_SITE_URL's domain, allow its origins, run health.")
+    .option('--project <name>', 'the Cloudflare Pages project', process.env.CLOUDFLARE_PAGES_PROJECT ?? 'coming-soon')
+    .option('--preview <name>', "deploy a preview named <name>, built against .env.preview.local's Supabase project")
+    .option('--out-dir <dir>', 'where the build goes', 'dist')
+    .action((options: Options) => deploy(options));
+}

@@ -1,0 +1,131 @@
+/**
+ * `waitlist setup`: from a Supabase and a Cloudflare token to a live page with a proven join. Each step
+ * checks its state (`done`), else makes it so (`changed`); a failure stops, naming its cause and the
+ * command that resumes. Run again on any clone, it finds what the project keeps. No secret is printed,
+ * put on a command line or written anywhere but .env.local.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { homedir, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Command } from 'commander';
+import { cloudflareCredentials } from '../connect/cloudflare.ts';
+import { withDatabase } from '../connect/database.ts';
+import { management } from './health/management.ts';
+import { originOf } from './origins.ts';
+import { choose } from '../terminal/choose.ts';
+import { githubSettings, whatToKeep } from './setup/closing.ts';
+import { proveJoin } from './setup/proof.ts';
+import { howToGive, secretFrom } from '../terminal/secret.ts';
+import { steps } from './setup/steps.ts';
+import { confirm, say, UsageError } from '../terminal/terminal.ts';
+
+type Options = {
+  projectRef?: string;
+  project: string;
+  domain?: string;
+  keyFile: string;
+  dryRun?: boolean;
+  yes?: boolean;
+  rotateUnsubscribeKey?: boolean;
+};
+type Project = { ref: string; name: string };
+
+const VOIDS =
+  'Rotate the unsubscribe signing key? Every unsubscribe link in the messages sent so far stops working ' +
+  '(one click and the page answer 403): rotate between campaigns, two days after the last send.';
+
+/** The project: --project-ref, SUPABASE_PROJECT_REF, else chosen among the token's projects. */
+async function project(given?: string): Promise<Project> {
+  const ref = given ?? process.env.SUPABASE_PROJECT_REF;
+  if (ref && !/^[a-z]{20}$/.test(ref)) throw new UsageError(`Not a project ref: ${JSON.stringify(ref)}.`);
+  if (ref) return { ref, name: String(Object(await management(`/v1/projects/${ref}`)).name) };
+  const listed = (await management('/v1/projects')) as Project[];
+  return choose('Supabase project', listed, (p) => `${p.name} (${p.ref})`, '--project-ref');
+}
+
+/** DATABASE_URL: the session pooler's address, the password percent-encoded; unset if no password is given. */
+async function databaseUrl(ref: string, mayAsk: boolean): Promise<void> {
+  if (!process.env.DATABASE_URL) {
+    const question = 'The database password (Dashboard → Project Settings → Database), not shown as you type:';
+    const password = await secretFrom('SUPABASE_DB_PASSWORD', question, { mayAsk });
+    if (!password && mayAsk) throw new UsageError(`No database password: ${howToGive('SUPABASE_DB_PASSWORD')}.`);
+    if (!password) return;
+    const [pooler] = (await management(`/v1/projects/${ref}/config/database/pooler`)) as { db_host: string }[];
+    const encoded = encodeURIComponent(password);
+    process.env.DATABASE_URL = `postgresql://postgres.${ref}:${encoded}@${pooler.db_host}:5432/postgres`;
+  }
+  const { username: user, hostname } = new URL(process.env.DATABASE_URL);
+  if (/\.supabase\.(com|co)$/.test(hostname) && user !== `postgres.${ref}`)
+    throw new UsageError(`DATABASE_URL is another project's (user ${user}): remove it from .env.local or the shell.`);
+  await withDatabase(async () => {}); // a wrong password stops here, before .env.local keeps it
+}
+
+async function run(options: Options): Promise<void> {
+  const mayAsk = !options.dryRun;
+  const question = 'A Supabase personal access token (Dashboard → Account → Access Tokens), not shown as you type:';
+  if (!(await secretFrom('SUPABASE_ACCESS_TOKEN', question)))
+    throw new UsageError(`No Supabase access token: ${howToGive('SUPABASE_ACCESS_TOKEN')}.`);
+  const { ref, name } = await project(options.projectRef);
+  // The custom domain given, else the one .env.local's VITE_SITE_URL names (a pages.dev address is Cloudflare's).
+  const given = options.domain ?? process.env.VITE_SITE_URL?.replace(/^https:\/\/[^/]+\.pages\.dev\/?$/, '');
+  const domain = given ? originOf(given.includes('://') ? given : `https://${given}`) : undefined;
+  // Which project, said and confirmed before anything changes (a wrong ref would change another project).
+  await confirm(`Set up the Supabase project "${name}" (${ref})?`, options.yes || options.dryRun, 'Nothing changed.');
+  if (options.rotateUnsubscribeKey && !options.dryRun) await confirm(VOIDS, options.yes, 'Nothing changed.');
+  await databaseUrl(ref, mayAsk);
+  await cloudflareCredentials({ mayAsk }).catch((error: Error) => {
+    if (!options.dryRun) throw error;
+    say(`Cloudflare: ${error.message}`);
+  });
+  const resume = ['npm run waitlist --', ...process.argv.slice(2).filter((word) => word !== '--dry-run')].join(' ');
+  const folder = mkdtempSync(join(tmpdir(), 'waitlist-setup-'));
+  const plan = { ref, project: options.project, domain, keyFile: options.keyFile, folder };
+  try {
+    for (const [index, [name, done, change]] of steps({ ...plan, rotate: options.rotateUnsubscribeKey }).entries()) {
+      const label = `${index + 1}. ${name}`;
+      try {
+        if (await done()) say(`done     ${label}`);
+        else if (options.dryRun) say(`to do    ${label}`);
+        else await change().then(() => say(`changed  ${label}`));
+      } catch (error) {
+        const cause = (error as Error).message.trim().replaceAll('\n', '\n  ');
+        say(options.dryRun ? `unknown  ${label}\n  cannot check it: ${cause}` : `failed   ${label}\n  ${cause}`);
+        if (options.dryRun) continue;
+        const again = `Step ${index + 1} failed. Once its cause is fixed, resume with (safe to run again):\n  ${resume}`;
+        throw new Error(again, { cause: error });
+      }
+    }
+  } finally {
+    rmSync(folder, { recursive: true, force: true });
+  }
+  if (options.dryRun) {
+    say('Dry run: nothing was changed.');
+    return;
+  }
+  say('Proving a join: health signs up for real (rolled back) and fetches the live page.');
+  process.exitCode = await proveJoin();
+  whatToKeep(options.keyFile);
+  githubSettings(process.env);
+}
+
+export function setupCommand(): Command {
+  return new Command('setup')
+    .description('From a Supabase and a Cloudflare token to a live page with a proven join; safe to rerun anywhere.')
+    .option(
+      '--project-ref <ref>',
+      'the Supabase project (https://<ref>.supabase.co); else SUPABASE_PROJECT_REF, or chosen',
+    )
+    .option('--project <name>', 'the Cloudflare Pages project', process.env.CLOUDFLARE_PAGES_PROJECT ?? 'coming-soon')
+    .option(
+      '--domain <domain>',
+      "a custom domain for the site: attached, allowed, built for (else .env.local's, if any)",
+    )
+    .option('--key-file <file>', 'the new file for your private owner key', join(homedir(), 'waitlist-owner-key.asc'))
+    .option(
+      '--rotate-unsubscribe-key',
+      'make a new unsubscribe signing key: voids every link already sent (asks first)',
+    )
+    .option('--dry-run', 'check each step and print what it would do; change nothing (needs the Supabase token alone)')
+    .option('-y, --yes', 'do not ask before changing the project (required off a terminal)')
+    .action(run);
+}

@@ -1,0 +1,97 @@
+/**
+ * setup's database steps: the migrations, the unsubscribe signing key, the allowed origins, the owner
+ * key and the login roles, each kept in the project so that another machine finds them again.
+ */
+import { randomBytes } from 'node:crypto';
+import { cliTarget } from '../../connect/tools.ts';
+import { addOrigin, allowedOrigins, removeOrigin } from '../../list/guard.ts';
+import { checkMigrations } from '../health/migrations.ts';
+import { init } from '../keys.ts';
+import { holders } from '../../seal/open.ts';
+import { say } from '../../terminal/terminal.ts';
+import { envFileValues as saved, mergeEnvFile } from './env-file.ts';
+import { keep, kept } from './kept.ts';
+import { keptPassword, roleUrl, setRolePassword, type Role } from './roles.ts';
+import { type Step, withDatabase } from './step.ts';
+
+type Needs = { keyFile: string; rotate?: boolean; folder: string; origins: () => string[] };
+type SupabaseCli = (args: string[], env?: Record<string, string>) => Promise<unknown>;
+
+const role = (name: 'UNSUBSCRIBE_DB_URL' | 'HEALTH_DATABASE_URL', role: Role): Step => [
+  `the role ${role}: its password made once (sent only as a SCRAM verifier, kept in the project); its URL in .env.local (${name})`,
+  async () => {
+    const password = await withDatabase((client) => kept(client, role));
+    return Boolean(password) && saved()[name] === roleUrl(role, password!);
+  },
+  async () => {
+    // .env.local's, from before passwords were kept in the project, is adopted: its copies elsewhere stay valid.
+    const fromFile = URL.parse(saved()[name] ?? '')?.password;
+    const password = await withDatabase(
+      async (client) => (await keptPassword(client, role, fromFile)) ?? setRolePassword(client, role),
+    );
+    mergeEnvFile({ [name]: roleUrl(role, password) });
+  },
+];
+
+export function databaseSteps({ keyFile, rotate, folder, origins }: Needs, cli: SupabaseCli): Step[] {
+  return [
+    [
+      'the migrations (db push)',
+      async () => {
+        const found = await withDatabase(checkMigrations);
+        // On the old chain, or ahead of this clone, db push would harm: the finding says what to do instead.
+        if (found.outcome !== 'ok' && !found.says.startsWith('Not applied'))
+          throw new Error(`${found.says} ${found.fix}`);
+        return found.outcome === 'ok';
+      },
+      async () => {
+        const { url, env } = cliTarget(folder);
+        await cli(['db', 'push', `--remote=${url}`], env);
+      },
+    ],
+    [
+      rotate
+        ? 'the unsubscribe signing key: a new one (every link already sent stops working)'
+        : "the unsubscribe signing key: made once, kept in the project, copied to .env.local (notify's)",
+      async () => {
+        const secret = await withDatabase((c) => kept(c, 'unsubscribe_secret'));
+        return !rotate && Boolean(secret) && saved().UNSUBSCRIBE_SECRET === secret;
+      },
+      () =>
+        withDatabase(async (client) => {
+          // From before the key was kept in the project: .env.local's, so the links sent with it still work.
+          const old = rotate ? undefined : ((await kept(client, 'unsubscribe_secret')) ?? saved().UNSUBSCRIBE_SECRET);
+          const secret = old ?? randomBytes(32).toString('base64url');
+          await keep(client, 'unsubscribe_secret', secret);
+          mergeEnvFile({ UNSUBSCRIBE_SECRET: secret });
+        }),
+    ],
+    [
+      "the allowed origins: exactly the site's",
+      async () => {
+        const [allowed, before] = await withDatabase(async (c) => [
+          await allowedOrigins(c),
+          await kept(c, 'site_origins'),
+        ]);
+        const gone = JSON.parse(before ?? '[]').filter((origin: string) => !origins().includes(origin));
+        return origins().every((o) => allowed.includes(o)) && !gone.some((o: string) => allowed.includes(o));
+      },
+      () =>
+        withDatabase(async (client) => {
+          const before: string[] = JSON.parse((await kept(client, 'site_origins')) ?? '[]');
+          for (const origin of origins()) await addOrigin(client, origin);
+          for (const origin of before.filter((o) => !origins().includes(o)))
+            if (await removeOrigin(client, origin))
+              say(`  Removed ${origin}, which setup had allowed: it no longer serves the site.`);
+          await keep(client, 'site_origins', JSON.stringify(origins()));
+        }),
+    ],
+    [
+      `the owner key (keys init --key-file ${keyFile})`,
+      async () => (await withDatabase(holders)).length > 0,
+      () => init({ keyFile, later: true }),
+    ],
+    role('UNSUBSCRIBE_DB_URL', 'waitlist_unsubscribe'),
+    role('HEALTH_DATABASE_URL', 'waitlist_health'),
+  ];
+}
