@@ -1988,6 +1988,12 @@ GRANT SELECT(id) ON TABLE private.key_holders TO waitlist_key_check;
 GRANT SELECT(checked_at) ON TABLE private.key_holders TO waitlist_key_check;
 
 --
+-- Name: COLUMN key_holders.fingerprint; Type: ACL; Schema: private; Owner: postgres
+--
+
+GRANT SELECT(fingerprint) ON TABLE private.key_holders TO waitlist_key_check;
+
+--
 -- Name: COLUMN signup_addresses.id; Type: ACL; Schema: private; Owner: postgres
 --
 

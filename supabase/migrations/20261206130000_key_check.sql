@@ -18,7 +18,7 @@ comment on role waitlist_key_check is
   'Key holders'' logins (waitlist_holder_<id>, made by keys add): what keys check reads, and its record.';
 
 grant usage on schema private, extensions to waitlist_key_check;
-grant select (id, public_key, checked_at) on private.key_holders to waitlist_key_check;
+grant select (id, public_key, fingerprint, checked_at) on private.key_holders to waitlist_key_check;
 grant select (id) on private.hour_keys to waitlist_key_check;
 grant select on private.wrapped_hour_keys to waitlist_key_check;
 grant select (id, hour_key_id, seal) on private.signup_addresses to waitlist_key_check;
