@@ -6,7 +6,6 @@ import { connect } from '../harness/database';
 import { countsOf, restoreClock, restoreShippedLimits, setClock, setCounts, setLimit, SHIPPED_LIMITS } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
-import { sharedDatabase } from './shared-server';
 
 const db = useDatabase();
 
@@ -208,7 +207,7 @@ describe('the abuse guard under concurrency', () => {
   const EACH = 10;
 
   async function race(isolation: 'read committed' | 'repeatable read' | 'serializable', retry: boolean) {
-    const info = sharedDatabase();
+    const info = db.info;
     const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(info, 'authenticator')));
     const context: RequestContext = { clientIp: '203.0.113.80', isolation };
     const outcomes = { admitted: 0, overLimit: 0, serialization: 0 };

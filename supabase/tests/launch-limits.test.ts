@@ -9,7 +9,6 @@ import { connect } from '../harness/database';
 import { restoreClock, restoreShippedLimits, setClock, setCounts, setLimit } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
-import { sharedDatabase } from './shared-server';
 
 const db = useDatabase();
 let tag = 0;
@@ -24,7 +23,7 @@ describe("the 'all' scope", () => {
   it('caps signups from every network together, counted over every connection', async () => {
     await setClock(db.owner, '2099-05-01T10:00:00Z');
     await setLimit(db.owner, 'all', 'per_10_minutes', 6);
-    const other = await connect(sharedDatabase(), 'authenticator');
+    const other = await connect(db.info, 'authenticator');
     try {
       for (let i = 0; i < 3; i += 1) {
         await insertEmail(db.api, email(), { clientIp: `198.51.100.${i + 1}` });
