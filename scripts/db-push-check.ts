@@ -3,12 +3,13 @@
  * MB, run by npx; not a dependency of the project), each time against a fresh throwaway PostgreSQL
  * that looks like a new Supabase project:
  * 1. The `db push` lines of supabase/README.md ("Deploy to Supabase"), word for word, without a
- *    terminal, then again (nothing left to apply): every migration file recorded as applied.
+ *    terminal: every migration file recorded as applied.
  * 2. The move of a project that pushed the chain of 2026-11-26: that chain pushed the same way,
  *    signups (some sealed), then `npm run waitlist -- baseline --yes` with a password that only
  *    PGPASSWORD may carry to the CLI: the history lists exactly the baseline's versions; `db push`
  *    then applies the files after the baseline, and once more has nothing left; the signups stay.
- * Fails on a failed command, on any warning in the CLI's output or the servers' logs.
+ * The two run side by side, each on a server of its own. Fails on a failed command, on any warning
+ * in the CLI's output or the servers' logs.
  */
 import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -95,15 +96,13 @@ async function withServer(work: (info: ConnectionInfo, url: string, cluster: Clu
 const files = readdirSync(MIGRATIONS).filter((name) => name.endsWith('.sql'));
 const baselineFiles = files.filter((name) => BASELINE.includes(name.slice(0, 14)));
 
-console.log('\n# 1. The migrations pushed as supabase/README.md says, twice');
-await withServer(async (info, url) => {
+const pushed = withServer(async (info, url) => {
   await pushAll(url);
-  await pushAll(url);
-  check(JSON.stringify(await history(info)) === JSON.stringify(files), 'every migration file recorded as applied');
+  check(JSON.stringify(await history(info)) === JSON.stringify(files), '1. every migration file recorded as applied');
 });
 
-console.log('\n# 2. A project on the chain of 2026-11-26, moved with `waitlist baseline`');
-await withServer(async (info, url, cluster) => {
+// 2. A project on the chain of 2026-11-26, moved with `waitlist baseline`.
+const moved = withServer(async (info, url, cluster) => {
   const project = mkdtempSync(join(tmpdir(), 'waitlist-chain-'));
   try {
     cpSync(CHAIN, join(project, 'supabase/migrations'), { recursive: true });
@@ -145,6 +144,8 @@ await withServer(async (info, url, cluster) => {
   check(rows[0].n === 2, 'both signups kept, sealed');
 });
 
+// Both servers stopped before a failure of either is thrown.
+for (const result of await Promise.allSettled([pushed, moved])) if (result.status === 'rejected') throw result.reason;
 if (failures.length) {
   for (const failure of failures) console.error(`FAILED: ${failure}`);
   process.exitCode = 1;

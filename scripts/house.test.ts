@@ -94,6 +94,21 @@ it('cli/ is at most 5,600 lines of non-test code', () => {
   expect(total(code('cli'))).toBeLessThanOrEqual(5600);
 });
 
+/** Test code, as its budget counts it: the .ts .tsx .js .mjs .sql files under a test/ or tests/
+ * folder or named *.test.* or *.spec.*, fixtures/ folders aside. */
+const testCode = () =>
+  tracked().filter(
+    (file) =>
+      /\.(tsx?|m?js|sql)$/.test(file) &&
+      (/(^|\/)tests?\//.test(file) || /\.(test|spec)\./.test(file)) &&
+      !/(^|\/)fixtures\//.test(file),
+  );
+
+// Each behaviour tested once, at its cheapest level (README, "Tests").
+it('the test code is at most 12,000 lines', () => {
+  expect(total(testCode())).toBeLessThanOrEqual(12000);
+});
+
 it('supabase/migrations/ is at most 1,700 lines', () => {
   expect(total(code('supabase/migrations'))).toBeLessThanOrEqual(1700);
 });

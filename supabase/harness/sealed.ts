@@ -26,10 +26,10 @@ export async function keyPair(passphrase?: string): Promise<{ privateKey: string
 
 /**
  * Returns the owner's private key, armored, as `keys init` writes it to its file; its stored copy
- * checked, as `keys check` records it.
+ * checked, as `keys check` records it. `pair`: the owner's key pair, when several databases share one.
  */
-export async function sealList(owner: Client): Promise<string> {
-  const { privateKey, publicKey } = await keyPair();
+export async function sealList(owner: Client, pair?: Awaited<ReturnType<typeof keyPair>>): Promise<string> {
+  const { privateKey, publicKey } = pair ?? (await keyPair());
   const { rows } = await owner.query(`select to_regclass('private.key_holders') is not null as holders`);
   await owner.query(
     rows[0].holders

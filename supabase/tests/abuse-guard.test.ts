@@ -3,10 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
 import { enterRequest, insertEmail, refusal, type RequestContext } from '../harness/api-request';
 import { connect } from '../harness/database';
-import { countsOf, restoreClock, restoreShippedLimits, setClock, setLimit, SHIPPED_LIMITS } from './guard';
+import { countsOf, restoreClock, restoreShippedLimits, setClock, setCounts, setLimit, SHIPPED_LIMITS } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
-import { sharedDatabase } from './shared-server';
 
 const db = useDatabase();
 
@@ -51,7 +50,9 @@ describe('the abuse guard: limits are data', () => {
   it('admits 200 from one address in 10 minutes (shipped default), refuses the 201st, still admits another address', async () => {
     await setClock(db.owner, '2099-01-01T10:00:00Z');
     const office = { clientIp: '203.0.113.7' };
-    await signUps(200, office);
+    await signUps(1, office);
+    await setCounts(db.owner, '203.0.113.7/32', { tenMinutes: 199, day: 199 }); // as 198 more would
+    await signUps(1, office); // the 200th
     const before = await listCount();
     await overLimit(nextEmail(), office);
     expect(await listCount()).toBe(before); // a refusal touches nothing on the list
@@ -61,10 +62,14 @@ describe('the abuse guard: limits are data', () => {
 
   it('admits 200 again in the next 10-minute slot, and refuses the 1,001st of the UTC day (shipped defaults)', async () => {
     const office = { clientIp: '198.51.100.20' };
-    for (const minute of ['00', '10', '20', '30', '40']) {
-      await setClock(db.owner, `2099-01-02T23:${minute}:00Z`);
-      await signUps(200, office);
-    }
+    // Four full slots (23:00 to 23:30), as 800 signups would have left them.
+    await setClock(db.owner, '2099-01-02T23:30:00Z');
+    await setCounts(db.owner, '198.51.100.20/32', { tenMinutes: 200, day: 800 });
+    await overLimit(nextEmail(), office);
+    await setClock(db.owner, '2099-01-02T23:40:00Z');
+    await signUps(1, office); // the next slot admits again
+    await setCounts(db.owner, '198.51.100.20/32', { tenMinutes: 199, day: 999 });
+    await signUps(1, office); // its 200th, the day's 1,000th
     await setClock(db.owner, '2099-01-02T23:50:00Z');
     await overLimit(nextEmail(), office); // the 1,001st of the day, the first of its slot
     expect(await countsOf(db.owner, '198.51.100.20/32')).toEqual({ tenMinutes: 0, day: 1000 });
@@ -185,15 +190,12 @@ describe('the abuse guard: which network a request counts against', () => {
     expect(await countsOf(db.owner, 'unknown')).toEqual({ tenMinutes: 4, day: 4 });
   });
 
-  it('never limits the unknown bucket below 10,000 per 10 minutes (shipped default): 250 pass, the 10,001st does not', async () => {
+  it('never limits the unknown bucket below 10,000 per 10 minutes (shipped default): the 201st passes, the 10,001st does not', async () => {
     await setClock(db.owner, '2099-01-10T10:00:00Z');
     const crowd = { clientIp: null };
-    await signUps(250, crowd); // more than any one network may send
-    // Fast-forward the shared counter to 9,999 instead of sending 9,749 more requests.
-    await db.owner.query(
-      `update private.signup_counts set signups = 9999 where network = private.network_hash('unknown')
-       and slot_end - slot_start = interval '10 minutes'`,
-    );
+    await setCounts(db.owner, 'unknown', { tenMinutes: 200, day: 200 }); // all any one network may send
+    await signUps(1, crowd);
+    await setCounts(db.owner, 'unknown', { tenMinutes: 9999, day: 9999 });
     await signUps(1, crowd);
     await overLimit(nextEmail(), crowd);
   });
@@ -205,7 +207,7 @@ describe('the abuse guard under concurrency', () => {
   const EACH = 10;
 
   async function race(isolation: 'read committed' | 'repeatable read' | 'serializable', retry: boolean) {
-    const info = sharedDatabase();
+    const info = db.info;
     const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(info, 'authenticator')));
     const context: RequestContext = { clientIp: '203.0.113.80', isolation };
     const outcomes = { admitted: 0, overLimit: 0, serialization: 0 };

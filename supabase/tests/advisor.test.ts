@@ -6,7 +6,7 @@ import { describe, expect, it } from 'vitest';
 import { EXPOSED_SCHEMAS, lints } from './advisor';
 import { useDatabase } from './use-database';
 
-const db = useDatabase();
+const db = useDatabase({ pgCron: true });
 
 const flagged = async (lint: string) =>
   (await db.owner.query(lints[lint], [EXPOSED_SCHEMAS])).rows.map((row) => row.object as string);

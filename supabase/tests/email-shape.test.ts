@@ -10,7 +10,7 @@ import { insertEmail, refusal } from '../harness/api-request';
 import { connect } from '../harness/database';
 import { storedAs } from '../harness/sealed';
 import { useDatabase } from './use-database';
-import { sharedDatabase, sharedOwnerKey } from './shared-server';
+import { sharedOwnerKey } from './shared-server';
 
 const db = useDatabase();
 /** Each address is tried in its own request and rolled back, so examples cannot collide. */
@@ -92,7 +92,7 @@ describe('the same rule, character by character', () => {
 
     const accepted: number[] = [];
     const BATCH = 32; // concurrent requests, each on its own connection, each rolled back
-    const clients = await Promise.all(Array.from({ length: 4 }, () => connect(sharedDatabase(), 'authenticator')));
+    const clients = await Promise.all(Array.from({ length: 4 }, () => connect(db.info, 'authenticator')));
     try {
       for (let i = 0; i < codePoints.length; i += BATCH) {
         const batch = codePoints.slice(i, i + BATCH);

@@ -1,29 +1,40 @@
 import type { TestProject } from 'vitest/node';
-import { startCluster, type Cluster } from '../harness/cluster';
+import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
 import { connect, createEmptyDatabase, type ConnectionInfo } from '../harness/database';
 import { createWaitlistDatabase, migrate } from '../harness/migrations';
-import { sealList } from '../harness/sealed';
-import { MIGRATED_TEMPLATE } from './shared-server';
+import { keyPair, sealList } from '../harness/sealed';
+import { MIGRATED_TEMPLATE, SEALED_TEMPLATE } from './shared-server';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** One database per worker of the db project (shared-server.ts picks a worker's). */
+    /** Each worker's server, by its waiting-list database, where pg_cron runs (shared-server.ts picks a worker's). */
     databases: ConnectionInfo[];
-    /** Each database's owner private key, armored (sealed.ts, storedAs). */
+    /** The owner private key (armored) of each server's sealed lists (sealed.ts, storedAs). */
     ownerKeys: string[];
     /** Each server's log file (server-log.ts). */
     serverLogs: string[];
   }
 }
 
-/** A throwaway server with the waiting list, sealed as a live one is after `waitlist keys init`. */
+/**
+ * A throwaway server with the waiting list (pg_cron runs there), the migrated template, and the
+ * sealed template the test files' databases are copied from: both lists sealed with one owner key,
+ * as a live one is after `waitlist keys init`.
+ */
 async function startServer(): Promise<{ cluster: Cluster; database: ConnectionInfo; ownerKey: string }> {
   const cluster = await startCluster();
   try {
     const database = await createWaitlistDatabase(cluster);
     await migrate(await createEmptyDatabase(database, MIGRATED_TEMPLATE));
-    const owner = await connect(database, 'postgres');
-    const ownerKey = await sealList(owner).finally(() => owner.end());
+    const pair = await keyPair();
+    let ownerKey = '';
+    for (const info of [database, await createEmptyDatabase(database, SEALED_TEMPLATE, MIGRATED_TEMPLATE)]) {
+      const owner = await connect(info, 'postgres');
+      ownerKey = await sealList(owner, pair).finally(() => owner.end());
+    }
+    // Frozen, so no copy spends its first requests pruning and freezing what sealing left.
+    const superuser = await connect({ ...database, database: SEALED_TEMPLATE }, SUPERUSER);
+    await superuser.query('vacuum (freeze)').finally(() => superuser.end());
     return { cluster, database, ownerKey };
   } catch (error) {
     await cluster.stop();

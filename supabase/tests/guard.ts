@@ -63,3 +63,20 @@ export async function countsOf(owner: Client, network: string) {
     day: rows.find((row) => row.seconds === 86400)?.signups ?? 0,
   };
 }
+
+/**
+ * Sets what `network` has counted in the clock's slot and day, as that many signups would have
+ * left it: a test reaches a limit without sending the requests.
+ */
+export async function setCounts(owner: Client, network: string, counts: { tenMinutes: number; day: number }) {
+  await owner.query(
+    `with clock as (select private.signup_clock() as at),
+     windows as (
+       select date_bin('10 minutes', at, timestamptz '2000-01-01 00:00:00+00') as start, interval '10 minutes' as length, $2::int as n from clock
+       union all select date_trunc('day', at, 'UTC'), interval '24 hours', $3::int from clock)
+     insert into private.signup_counts as c (network, slot_start, slot_end, signups)
+     select private.network_hash($1), start, start + length, n from windows
+     on conflict on constraint signup_counts_pkey do update set signups = excluded.signups`,
+    [network, counts.tenMinutes, counts.day],
+  );
+}

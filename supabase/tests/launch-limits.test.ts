@@ -6,10 +6,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
 import { insertEmail, refusal } from '../harness/api-request';
 import { connect } from '../harness/database';
-import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
+import { restoreClock, restoreShippedLimits, setClock, setCounts, setLimit } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
-import { sharedDatabase } from './shared-server';
 
 const db = useDatabase();
 let tag = 0;
@@ -24,7 +23,7 @@ describe("the 'all' scope", () => {
   it('caps signups from every network together, counted over every connection', async () => {
     await setClock(db.owner, '2099-05-01T10:00:00Z');
     await setLimit(db.owner, 'all', 'per_10_minutes', 6);
-    const other = await connect(sharedDatabase(), 'authenticator');
+    const other = await connect(db.info, 'authenticator');
     try {
       for (let i = 0; i < 3; i += 1) {
         await insertEmail(db.api, email(), { clientIp: `198.51.100.${i + 1}` });
@@ -87,7 +86,12 @@ describe('limits that hold in any time zone, for any neighbour', () => {
 
   it("lets one /64 at its limit leave its /48 neighbours room: the /48 holds 16 subscribers' limits", async () => {
     await setClock(db.owner, '2099-05-03T10:00:00Z');
-    for (let i = 0; i < 200; i += 1) await insertEmail(db.api, email(), { clientIp: '2001:db8:aa:1::1' });
+    await insertEmail(db.api, email(), { clientIp: '2001:db8:aa:1::1' });
+    // As 198 more signups from that /64 would leave its counts and its /48's.
+    for (const network of ['2001:db8:aa:1::/64', '2001:db8:aa::/48']) {
+      await setCounts(db.owner, network, { tenMinutes: 199, day: 199 });
+    }
+    await insertEmail(db.api, email(), { clientIp: '2001:db8:aa:1::1' }); // the 200th
     await refusal(insertEmail(db.api, email(), { clientIp: '2001:db8:aa:1::2' })); // the /64 is full
     await insertEmail(db.api, email(), { clientIp: '2001:db8:aa:2::1' }); // a neighbour is not
   });

@@ -12,7 +12,6 @@ import { connect } from '../harness/database';
 import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
-import { sharedDatabase } from './shared-server';
 
 const db = useDatabase();
 const LISTED = 'taken@example.com';
@@ -58,7 +57,7 @@ describe('once the quota is spent', () => {
   });
 
   it('a listed address does not wait for the duplicates’ advisory lock while another request holds it', async () => {
-    const holder = await connect(sharedDatabase(), 'postgres');
+    const holder = await connect(db.info, 'postgres');
     try {
       await holder.query('begin');
       await holder.query(`select pg_advisory_xact_lock(hashtext('waitlist duplicates'))`);

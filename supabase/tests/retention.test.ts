@@ -9,7 +9,7 @@ import { migrate } from '../harness/migrations';
 import { useDatabase } from './use-database';
 import { sharedDatabase } from './shared-server';
 
-const db = useDatabase();
+const db = useDatabase({ pgCron: true });
 
 describe('retention of the abuse guard counters', () => {
   it('schedules private.forget_expired_signups() every minute with pg_cron, whose scheduler runs', async () => {

@@ -3,7 +3,7 @@ import type { ConnectionInfo } from '../harness/database';
 
 /**
  * The db project runs two test files at a time, each worker on a throwaway server of its own
- * (global-setup.ts starts one per worker), so a file still has its server to itself.
+ * (global-setup.ts starts one per worker), each file in a database of its own on it.
  * VITEST_POOL_ID numbers the workers from 1.
  */
 function serverIndex(): number {
@@ -16,15 +16,18 @@ function serverIndex(): number {
 }
 
 /** In each server, a database with every migration and the seed, not sealed, that nobody uses:
- * what a test file's own database is copied from (cli/tests/own-database.ts). */
+ * what a CLI test file's own database is copied from (cli/tests/own-database.ts). */
 export const MIGRATED_TEMPLATE = 'migrated_template';
 
-/** This worker's shared waiting-list database (every migration, sealed). */
+/** The same, sealed: what a database test file's own database is copied from (use-database.ts). */
+export const SEALED_TEMPLATE = 'sealed_template';
+
+/** This worker's waiting-list database (every migration, sealed), the one pg_cron runs in. */
 export function sharedDatabase(): ConnectionInfo {
   return inject('databases')[serverIndex()];
 }
 
-/** The private key (armored) that opens this worker's shared list. */
+/** The private key (armored) that opens this worker's sealed lists: the shared one and every copy. */
 export function sharedOwnerKey(): string {
   return inject('ownerKeys')[serverIndex()];
 }

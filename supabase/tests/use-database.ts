@@ -1,19 +1,30 @@
+import { randomBytes } from 'node:crypto';
 import type { Client } from 'pg';
 import { afterAll, beforeAll } from 'vitest';
-import { connect } from '../harness/database';
-import { sharedDatabase } from './shared-server';
+import { SUPERUSER } from '../harness/cluster';
+import { connect, createEmptyDatabase, type ConnectionInfo } from '../harness/database';
+import { SEALED_TEMPLATE, sharedDatabase } from './shared-server';
 
-/** Per test file: `api` logs in as PostgREST does (authenticator), `owner` as the schema owner. */
-export function useDatabase() {
-  const clients = {} as { api: Client; owner: Client };
+/**
+ * Per test file: a database of its own, a copy of the worker's sealed template (dropped after the
+ * file), or with `pgCron` the worker's waiting-list database, the one pg_cron runs in. `api` logs
+ * in as PostgREST does (authenticator), `owner` as the schema owner.
+ */
+export function useDatabase({ pgCron = false } = {}) {
+  const clients = {} as { api: Client; owner: Client; info: ConnectionInfo };
   beforeAll(async () => {
-    const info = sharedDatabase();
-    clients.api = await connect(info, 'authenticator');
-    clients.owner = await connect(info, 'postgres');
+    clients.info = pgCron
+      ? sharedDatabase()
+      : await createEmptyDatabase(sharedDatabase(), `file_${randomBytes(6).toString('hex')}`, SEALED_TEMPLATE);
+    clients.api = await connect(clients.info, 'authenticator');
+    clients.owner = await connect(clients.info, 'postgres');
   });
   afterAll(async () => {
     await clients.api?.end();
     await clients.owner?.end();
+    if (pgCron || !clients.info) return;
+    const admin = await connect({ ...clients.info, database: 'postgres' }, SUPERUSER);
+    await admin.query(`drop database ${clients.info.database} with (force)`).finally(() => admin.end());
   });
   return clients;
 }
