@@ -14,9 +14,9 @@ import { magicAddresses } from '../mocks/handlers';
 import { unsubscribeTexts } from '../src/pages/unsubscribe';
 import { buttonLabels } from '../src/features/waitlist/texts/button-labels';
 import { messages } from '../src/features/waitlist/texts/messages';
-import { E2E_SUPABASE_URL } from '../e2e/e2e-backend';
-import { openTab } from '../e2e/firefox-esr';
-import { firefoxPath } from '../e2e/browser';
+import { E2E_SUPABASE_URL } from './e2e-backend';
+import { openTab } from './firefox-esr';
+import { firefoxPath } from './browser';
 
 const dir = mkdtempSync(join(tmpdir(), 'screen-reader-'));
 const site = join(dir, 'site');
