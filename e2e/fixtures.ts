@@ -128,9 +128,15 @@ export async function join(page: Page, email: string) {
   await submitButton(page).click();
 }
 
-/** Once the page's finite animations (the intro's fade-in) have ended: the settled page. */
+/**
+ * Once the page's finite animations (the intro's fade-in) have ended: the settled page. The
+ * cursor's blinks, which move nothing and stop by themselves, are not waited for.
+ */
 export const settled = (page: Page) =>
   page.evaluate(async () => {
-    const finite = document.getAnimations().filter((a) => a.effect?.getTiming().iterations !== Infinity);
+    const cursor = document.querySelector('[data-testid="cursor"]');
+    const finite = document
+      .getAnimations()
+      .filter((a) => a.effect?.getTiming().iterations !== Infinity && (a.effect as KeyframeEffect).target !== cursor);
     await Promise.all(finite.map((a) => a.finished));
   });

@@ -1,4 +1,4 @@
-import { render, screen } from '@testing-library/react';
+import { render, screen, within } from '@testing-library/react';
 import { renderToStaticMarkup } from 'react-dom/server';
 import { showSending } from '../early-submit/early-submit';
 import { buttonLabels } from '../texts/button-labels';
@@ -17,14 +17,25 @@ describe('the form view', () => {
     const { rerender } = render(<WaitlistFormView email="" />);
     const button = screen.getByRole('button');
     expect(button).toHaveAccessibleName(buttonLabels.idle);
-    expect(screen.getByText(buttonLabels.idle)).toBeVisible();
-    expect(screen.getByText(buttonLabels.sending)).not.toBeVisible();
+    expect(within(button).getByText(buttonLabels.idle)).toBeVisible();
+    expect(within(button).getByText(buttonLabels.sending)).not.toBeVisible();
 
     rerender(<WaitlistFormView email="" submitting />);
     expect(button).toHaveAccessibleName(buttonLabels.sending);
     expect(button).toBeDisabled();
-    expect(screen.getByText(buttonLabels.sending)).toBeVisible();
-    expect(screen.getByText(buttonLabels.idle)).not.toBeVisible();
+    expect(within(button).getByText(buttonLabels.sending)).toBeVisible();
+    expect(within(button).getByText(buttonLabels.idle)).not.toBeVisible();
+  });
+
+  it('says the sending label in a status region outside the busy form, there before it speaks', () => {
+    const { rerender } = render(<WaitlistFormView email="" />);
+    const status = screen.getByRole('status');
+    expect(document.querySelector('form')).not.toContainElement(status); // aria-busy would mute it
+    expect(within(status).getByText(buttonLabels.sending)).not.toBeVisible();
+
+    rerender(<WaitlistFormView email="" submitting />);
+    expect(screen.getByRole('status')).toBe(status);
+    expect(within(status).getByText(buttonLabels.sending)).toBeVisible();
   });
 
   it('while submitting is exactly the markup the first script makes of it, so the form hydrates over it', () => {

@@ -3,7 +3,7 @@ import { connectEarlySubmit, holdingSending } from '../early-submit/early-submit
 import { checkEmail } from '../email';
 import { WaitlistFormView } from './waitlist-form-view';
 import { messages } from '../texts/messages';
-import { showToast } from '../show-toast';
+import { clearToasts, showToast } from '../show-toast';
 import { useJoinWaitlist } from './use-join-waitlist';
 
 /** docs/product.md §4: idle ⇄ submitting; the field is cleared only when the address was added. */
@@ -31,6 +31,7 @@ export function WaitlistForm() {
 
   /** docs/product.md §5's checks, then the one request: every submit, early or late, ends here. */
   function submitAddress(address: string) {
+    clearToasts();
     const check = checkEmail(address);
     setInvalid(!check.ok);
     if (!check.ok) {
