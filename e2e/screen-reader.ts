@@ -198,7 +198,8 @@ const inOrder = (name: string, expected: string[]) => {
   const lines = transcript
     .filter(([step]) => step.startsWith(name))
     .flatMap(([, lines]) => lines)
-    .join(' | ');
+    .join(' ')
+    .replace(/\s+/g, ' '); // a line the page wraps is spoken as two: read as one text
   const at = expected.map((text) => lines.indexOf(text));
   if (at.some((i, n) => i < 0 || (n > 0 && i < at[n - 1]))) problems.push(`${name} not read in order: ${lines}`);
 };

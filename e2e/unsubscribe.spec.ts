@@ -6,7 +6,7 @@
 import { randomBytes } from 'node:crypto';
 import type { Request } from '@playwright/test';
 import { TEST_TOKEN } from '../contracts/unsubscribe-token';
-import { unsubscribeTexts as texts } from '../src/pages/unsubscribe';
+import { UNSUBSCRIBE_IDS, unsubscribeTexts as texts } from '../src/pages/unsubscribe';
 import { expect, test, type Page } from './fixtures';
 
 const FUNCTION = '/functions/v1/unsubscribe';
@@ -21,7 +21,8 @@ async function open(page: Page, fragment: string) {
   return posts;
 }
 const button = (page: Page) => page.getByRole('button', { name: texts.button });
-const status = (page: Page) => page.getByRole('status');
+// The page's one live region: read as the page's text (a status role is read as "statusbar" by Orca).
+const status = (page: Page) => page.locator(`#${UNSUBSCRIBE_IDS.status}[aria-live="polite"]`);
 
 test('opening the page with a link sends nothing until the button is clicked', async ({ page }) => {
   const posts = await open(page, `#${token}`);

@@ -16,7 +16,7 @@ export function UnsubscribePage() {
     <main className={styles.page}>
       <header className={styles.header}>
         <h1 className={styles.headline}>UNSUBSCRIBE</h1>
-        <p id={UNSUBSCRIBE_IDS.status} className={styles.subline} role="status" tabIndex={-1}>
+        <p id={UNSUBSCRIBE_IDS.status} className={styles.subline} aria-live="polite" tabIndex={-1}>
           {unsubscribeTexts.ask}
         </p>
       </header>
