@@ -4,9 +4,7 @@
  * `--preview <name>`: built against .env.preview.local's project, which the preview guard keeps off the live one.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parseEnv } from 'node:util';
 import { Command } from 'commander';
 import { childEnv } from '../connect/tools.ts';
 import {
@@ -21,6 +19,7 @@ import {
 import { withDatabase } from '../connect/database.ts';
 import { addOrigin } from '../list/guard.ts';
 import { originOf } from './origins.ts';
+import { envFileValues } from './setup/env-file.ts';
 import { say, UsageError } from '../terminal/terminal.ts';
 
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
@@ -35,7 +34,7 @@ export const productionBranch = () => process.env.PRODUCTION_BRANCH || 'main';
 function buildEnv(preview?: string): NodeJS.ProcessEnv {
   const env = childEnv(FOR_THE_BUILD);
   if (!preview) return env;
-  const own = existsSync('.env.preview.local') ? parseEnv(readFileSync('.env.preview.local', 'utf8')) : {};
+  const own = envFileValues('.env.preview.local');
   const live = process.env.PRODUCTION_SUPABASE_URL || process.env.VITE_SUPABASE_URL;
   const marks = { CF_PAGES: '1', CF_PAGES_BRANCH: preview, PRODUCTION_BRANCH: productionBranch() };
   return { ...env, ...own, ...marks, PRODUCTION_SUPABASE_URL: live };

@@ -4,11 +4,10 @@
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
-import { writeFile } from 'node:fs/promises';
 import { Command } from 'commander';
 import { dkimSigning, publicKeyOf } from './notify/dkim.ts';
 import { dkimRecord, dmarcRecord, dnsServer, reportSenderDomain, type DomainCheck } from './notify/sender-domain.ts';
-import { out, say, UsageError } from '../terminal/terminal.ts';
+import { out, say, UsageError, writeNewFile } from '../terminal/terminal.ts';
 
 type Options = { dkimKey: string; dkimSelector: string; spfInclude: string; dnsServer?: string };
 
@@ -48,9 +47,7 @@ export function domainCommand(): Command {
       if (made) {
         const pair = generateKeyPairSync('rsa', { modulusLength: 2048 });
         const pem = pair.privateKey.export({ type: 'pkcs8', format: 'pem' });
-        await writeFile(file, pem, { flag: 'wx', mode: 0o600 }).catch((error: Error) => {
-          throw new UsageError(`Cannot write the DKIM key to ${file}: ${error.message}.`); // never over a file
-        });
+        await writeNewFile(file, String(pem), 'the DKIM key');
       }
       const { privateKey } = dkimSigning(domain, options.dkimSelector, file) ?? {};
       if (!privateKey) throw new UsageError(`${file} is empty: name a new file for the DKIM key.`);

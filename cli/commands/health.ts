@@ -2,19 +2,14 @@
  * `health`: could a visitor join the list now, and if not, why and what to do. The public half
  * takes the visitor's path (the page, the data API); with DATABASE_URL, the database's half too.
  */
-import { Command, InvalidArgumentError } from 'commander';
+import { Command } from 'commander';
 import { checkDataApi } from './health/data-api.ts';
 import { checkDatabase } from './health/database.ts';
 import { exitCode, report, skipped, type Finding } from './health/finding.ts';
 import { checkManagement, projectRef } from './health/management.ts';
 import { readSettings } from './health/settings.ts';
 import { checkSite } from './health/site.ts';
-
-function seconds(value: string): number {
-  if (!/^[1-9]\d*$/.test(value))
-    throw new InvalidArgumentError(`not a whole number of seconds ≥ 1: ${JSON.stringify(value)}`);
-  return Number(value);
-}
+import { UsageError, wholeNumber } from '../terminal/terminal.ts';
 
 export function healthCommand(): Command {
   return new Command('health')
@@ -23,9 +18,10 @@ export function healthCommand(): Command {
         'the migrations, origins, limits, pg_cron jobs and a real signup, rolled back. Exit 0 healthy, 1 a problem ' +
         'visitors meet, 2 setup.',
     )
-    .option('--timeout <seconds>', 'the longest any one wait may take', seconds, 10)
+    .option('--timeout <seconds>', 'the longest any one wait may take (at least 1)', wholeNumber, 10)
     .option('--json', 'print {"healthy", "exitCode", "seconds", "findings"} as JSON')
     .action(async (options: { timeout: number; json?: boolean }) => {
+      if (options.timeout < 1) throw new UsageError('--timeout must be at least 1 second.');
       const startedAt = performance.now();
       const settings = readSettings();
       const unset = Array.isArray(settings); // the findings that say which setting is missing

@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from 'node:fs/promises';
+import { readFile, rm } from 'node:fs/promises';
 import { Command } from 'commander';
 import type pg from 'pg';
 import { withDatabase } from '../connect/database.ts';
@@ -10,15 +10,7 @@ import { inTransaction } from '../connect/queries.ts';
 import { installOwnerKey } from './keys/install.ts';
 import { newOwnerKeyPair, parseOwnerKey } from '../seal/owner-key.ts';
 import { holders } from '../seal/open.ts';
-import { interactive, say, UsageError } from '../terminal/terminal.ts';
-
-/** Writes the private key to a new file only its owner may read; a UsageError if the file exists. */
-async function writeKeyFile(path: string, armored: string): Promise<void> {
-  await writeFile(path, armored, { flag: 'wx', mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
-    const exists = `${path} exists already: name a new file for the private key (nothing was changed).`;
-    throw new UsageError(error.code === 'EEXIST' ? exists : `Cannot write ${path}: ${error.message}`);
-  });
-}
+import { interactive, say, UsageError, writeNewFile } from '../terminal/terminal.ts';
 
 function keptPrivately(keyFile: string): void {
   say(`Wrote your private key to ${keyFile} (readable by you only, protected by your passphrase); nothing else`);
@@ -54,7 +46,7 @@ export async function init({ keyFile, later }: { keyFile?: string; later?: boole
       // Sealing keeps addresses out of the tables and the WAL, not out of a log that records them as they arrive.
       for (const risk of await loggingRisks(db)) say(`Warning: the server log receives addresses: ${risk}`);
       const pair = await newOwnerKeyPair();
-      await writeKeyFile(keyFile, pair.privateKey);
+      await writeNewFile(keyFile, pair.privateKey, 'the private key');
       let installed = false;
       let sealed: number;
       try {

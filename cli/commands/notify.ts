@@ -5,11 +5,11 @@ import { dkimSigning } from './notify/dkim.ts';
 import type { Sending } from './notify/one-message.ts';
 import { domainOf, letter, type LetterOptions, type Mailbox, mailbox } from './notify/letter.ts';
 import type { RunOptions } from './notify/run.ts';
-import { BULK_SENDER, dnsServer, OVERRIDE, reportSenderDomain } from './notify/sender-domain.ts';
+import { BULK_SENDER, dnsServer, OVERRIDE } from './notify/sender-domain.ts';
 import { oneClick, unsubscribing } from './notify/unsubscribe.ts';
 import { wholeNumber, EXIT_CODES, requireYesOffTerminal, say, UsageError } from '../terminal/terminal.ts';
 
-type Modes = { preview?: string; force?: boolean; check?: boolean; to?: string };
+type Modes = { preview?: string; force?: boolean; to?: string };
 type Signing = { unsubscribeUrl?: string; dkimKey?: string; dkimSelector?: string };
 type Options = RunOptions & Partial<LetterOptions> & Modes & Signing;
 
@@ -59,7 +59,6 @@ export function notifyCommand(): Command {
     .option('--connections <n>', 'SMTP connections at once', wholeNumber, 2)
     .option('--retries <n>', 'attempts after a temporary refusal (4xx, dropped connection)', wholeNumber, 5)
     .option('--backoff <ms>', 'wait before the first retry, doubled each time', wholeNumber, 2000)
-    .option('--check', 'check the sender domain only (exit 1 when a record is missing); connect to nothing else')
     .option('--preview <file.html>', 'write the message as sent, test links, to an HTML file (a new one, or its own)')
     .option('--force', 'let --preview write over a file it did not write')
     .option('--to <address>', 'send one test message to this address only, recorded nowhere')
@@ -74,12 +73,6 @@ export function notifyCommand(): Command {
     .action(async (options: Options) => {
       if (options.connections < 1) throw new UsageError('--connections must be at least 1.');
       if (options.limit === 0) throw new UsageError('--limit must be at least 1.');
-      if (options.check) {
-        const from = options.from ?? letterOptions(options, (await stored(options))?.letter).from;
-        const sender = mailbox('--from', from);
-        await reportSenderDomain(domainOf(sender), signing(sender, options).signing, options.dnsServer);
-        return;
-      }
       const found = await stored(options);
       const files = letterOptions(options, found?.letter);
       const written = letter(files);

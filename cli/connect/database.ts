@@ -4,11 +4,10 @@
  * --insecure-skip-tls-verify. pg never sees the URL, so no other parameter and no environment
  * (NODE_EXTRA_CA_CERTS, NODE_TLS_REJECT_UNAUTHORIZED) can change the TLS decided here.
  */
-import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
 import { SUPABASE_CA } from '../../contracts/supabase-ca.ts';
-import { UsageError } from '../terminal/terminal.ts';
+import { readText, UsageError } from '../terminal/terminal.ts';
 import { endpoint as endpointOf, isLoopback, secretUrl, unknownParameter } from './secret-url.ts';
 
 export const CONNECT_TIMEOUT_MS = 10_000;
@@ -27,14 +26,6 @@ export const skippingTlsVerify = () => settings.skipTlsVerify;
 const MISSING =
   'Use the session pooler connection string of your Supabase project ' +
   '(Dashboard → Connect → Session pooler); see docs/operations.md.';
-
-function readCa(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read the CA certificate ${path}: ${(error as Error).message}`);
-  }
-}
 
 function tls(host: string, sslmode: string | null, rootcert: string | null): false | ConnectionOptions {
   const local = isLoopback(host);
@@ -55,7 +46,7 @@ function tls(host: string, sslmode: string | null, rootcert: string | null): fal
   if (unverified) return { rejectUnauthorized: false };
   if (rootcert === 'system') return { rejectUnauthorized: true };
   // Supabase Root 2021 CA unless the URL names another (docs/operations.md: where it comes from, how to check it).
-  return { ca: rootcert === null ? SUPABASE_CA : readCa(rootcert), rejectUnauthorized: true };
+  return { ca: rootcert === null ? SUPABASE_CA : readText(rootcert, 'CA certificate'), rejectUnauthorized: true };
 }
 
 /** What DATABASE_URL may carry besides host and port; uselibpqcompat changes nothing (pg's own). */

@@ -2,12 +2,10 @@
  * A holder's owner key, an OpenPGP RSA key pair (pgcrypto wraps to RSA or Elgamal only): the public
  * half in private.key_holders, the private half with the holder, protected by a passphrase.
  */
-import { execFile } from 'node:child_process';
-import { promisify } from 'node:util';
 import type { PrivateKey } from 'openpgp';
+import { outputOf } from '../terminal/secret.ts';
 import { ask, askLines, interactive, readText, UsageError } from '../terminal/terminal.ts';
 
-const run = promisify(execFile);
 /** Loaded when a key is used: a list not sealed is exported without it. */
 const openpgp = () => import('openpgp');
 
@@ -27,16 +25,6 @@ const HOW_TO_STORE =
 export type OwnerKey = PrivateKey;
 /** The keys read without a passphrase (made before keys took one, or exported without): keys check warns. */
 export const unprotected = new WeakSet<OwnerKey>();
-
-/** What the command `variable` names prints on stdout, its last line break dropped; a failure named by the variable and exit status only. */
-async function outputOf(variable: string): Promise<string> {
-  const failed = ({ code, signal }: { code?: number | string; signal?: string }) => {
-    const how = signal ? `stopped by ${signal}` : typeof code === 'number' ? `exit status ${code}` : code;
-    return Promise.reject(new UsageError(`${variable} failed (${how}); its command and output are not shown.`));
-  };
-  const { stdout } = await run('/bin/sh', ['-c', process.env[variable]!], { maxBuffer: 1 << 20 }).catch(failed);
-  return stdout.replace(/\r?\n$/, '');
-}
 
 /** The passphrase from the environment or its command, else asked on a terminal (not shown; a new one twice). */
 async function passphrase(question: string, twice = false): Promise<string> {

@@ -7,14 +7,19 @@ import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ask, interactive, UsageError } from './terminal.ts';
 
+/** What the command `variable` names prints on stdout, its last line break dropped; a failure named by the variable and exit status only. */
+export async function outputOf(variable: string): Promise<string> {
+  const failed = ({ code, signal }: { code?: number | string; signal?: string }) => {
+    const how = signal ? `stopped by ${signal}` : typeof code === 'number' ? `exit status ${code}` : code;
+    return Promise.reject(new UsageError(`${variable} failed (${how}); its command and output are not shown.`));
+  };
+  const run = promisify(execFile)('/bin/sh', ['-c', process.env[variable]!], { maxBuffer: 1 << 20 });
+  const { stdout } = await run.catch(failed);
+  return stdout.replace(/\r?\n$/, '');
+}
+
 export async function secretFrom(name: string, question: string, { mayAsk = true } = {}): Promise<string | undefined> {
-  const command = process.env[`${name}_COMMAND`];
-  if (!process.env[name] && command) {
-    const { stdout } = await promisify(execFile)('/bin/sh', ['-c', command], { maxBuffer: 1 << 20 }).catch(
-      (error: Error) => Promise.reject(new UsageError(`${name}_COMMAND failed: ${error.message.split('\n')[0]}`)),
-    );
-    process.env[name] = stdout.replace(/\r?\n$/, '');
-  }
+  if (!process.env[name] && process.env[`${name}_COMMAND`]) process.env[name] = await outputOf(`${name}_COMMAND`);
   if (!process.env[name] && mayAsk && interactive()) process.env[name] = (await ask(question, true)).trim();
   return process.env[name] || undefined;
 }

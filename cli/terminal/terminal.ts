@@ -3,6 +3,7 @@
  * stderr, questions only when a person is there, exit codes that mean something.
  */
 import { readFileSync } from 'node:fs';
+import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
 import { Writable } from 'node:stream';
 import { InvalidArgumentError } from 'commander';
@@ -78,6 +79,14 @@ export function readText(path: string, option: string): string {
   } catch (error) {
     throw new UsageError(`Cannot read the ${option} file ${JSON.stringify(path)}: ${(error as Error).message}`);
   }
+}
+
+/** Writes `text` to a new file only its owner may read (`what`: the file's content, for the message); never over a file. */
+export async function writeNewFile(path: string, text: string, what: string): Promise<void> {
+  await writeFile(path, text, { flag: 'wx', mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
+    const exists = `${path} exists already: name a new file for ${what} (nothing was changed).`;
+    throw new UsageError(error.code === 'EEXIST' ? exists : `Cannot write ${what} to ${path}: ${error.message}`);
+  });
 }
 
 /** commander's option parser for a whole number ≥ 0. */

@@ -3,21 +3,10 @@
  * over the headers a receiver judges the message by, the one-click pair among them (RFC 8058).
  */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { readFileSync } from 'node:fs';
-import { UsageError } from '../../terminal/terminal.ts';
+import { readText, UsageError } from '../../terminal/terminal.ts';
 
-export const SIGNED_HEADERS = [
-  'From',
-  'To',
-  'Reply-To',
-  'Subject',
-  'Date',
-  'Message-ID',
-  'MIME-Version',
-  'Content-Type',
-  'List-Unsubscribe',
-  'List-Unsubscribe-Post',
-];
+const SIGNED_HEADERS =
+  'From:To:Reply-To:Subject:Date:Message-ID:MIME-Version:Content-Type:List-Unsubscribe:List-Unsubscribe-Post';
 
 export type Dkim = { domainName: string; keySelector: string; privateKey: string; headerFieldNames: string };
 
@@ -25,18 +14,9 @@ export type Dkim = { domainName: string; keySelector: string; privateKey: string
 export const publicKeyOf = (privateKey: string) =>
   createPublicKey(privateKey).export({ type: 'spki', format: 'der' }).toString('base64');
 
-function readKey(file: string | undefined): string | undefined {
-  if (!file) return process.env.DKIM_PRIVATE_KEY || undefined;
-  try {
-    return readFileSync(file, 'utf8');
-  } catch (error) {
-    throw new UsageError(`Cannot read --dkim-key ${file}: ${(error as NodeJS.ErrnoException).code ?? 'error'}.`);
-  }
-}
-
 /** The signing settings, or none when no key is given (the provider may sign). */
 export function dkimSigning(domain: string, selector: string | undefined, file: string | undefined): Dkim | undefined {
-  const privateKey = readKey(file);
+  const privateKey = file ? readText(file, '--dkim-key') : process.env.DKIM_PRIVATE_KEY || undefined;
   if (!privateKey) return undefined;
   if (!selector) throw new UsageError('A DKIM key needs its selector: add --dkim-selector <name>.');
   try {
@@ -48,5 +28,5 @@ export function dkimSigning(domain: string, selector: string | undefined, file: 
       `The DKIM key (${file ? '--dkim-key' : 'DKIM_PRIVATE_KEY'}) is not an RSA private key in PEM.`,
     );
   }
-  return { domainName: domain, keySelector: selector, privateKey, headerFieldNames: SIGNED_HEADERS.join(':') };
+  return { domainName: domain, keySelector: selector, privateKey, headerFieldNames: SIGNED_HEADERS };
 }

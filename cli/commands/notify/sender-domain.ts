@@ -187,7 +187,7 @@ export const OVERRIDE = '--despite-sender-domain';
 
 export type PreflightOptions = { dnsServer?: string; despiteSenderDomain?: boolean };
 
-/** notify --check and `waitlist domain`: every check reported, exit 1 when one fails. */
+/** `waitlist domain`: every check reported, exit 1 when one fails. */
 export async function reportSenderDomain(domain: string, signing: Signing, server?: string, spfInclude?: string) {
   const result = await checkSenderDomain(domain, signing, server, spfInclude);
   printSenderDomain(result);
