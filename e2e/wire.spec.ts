@@ -1,5 +1,5 @@
 import { messages } from '../src/features/waitlist/texts/messages';
-import { emailField, expect, join, openLanding, submitButton, test, toast } from './fixtures';
+import { emailField, expect, join, openLanding, test, toast } from './fixtures';
 
 test('one POST of {"email": …} to the table, with the public key, asking nothing back', async ({
   page,
@@ -20,17 +20,6 @@ test('one POST of {"email": …} to the table, with the public key, asking nothi
   expect(headers['authorization']).toBe(`Bearer ${headers['apikey']}`);
   expect(headers['prefer']).toBeUndefined();
   expect(request.postDataJSON()).toEqual({ email: 'ada@example.com' });
-});
-
-test('one request per submission, however the visitor insists', async ({ page, waitlistRequests }) => {
-  await openLanding(page);
-  await emailField(page).fill('ada@example.com');
-  await submitButton(page).dblclick();
-  await emailField(page)
-    .press('Enter')
-    .catch(() => {});
-  await expect(toast(page, messages.added)).toBeVisible();
-  expect(waitlistRequests).toHaveLength(1);
 });
 
 test('Enter held down sends one request', async ({ page, waitlistRequests }) => {

@@ -39,12 +39,6 @@ async function mayEmail(): Promise<string[][]> {
 }
 
 describe('waitlist', () => {
-  it.each(['count', 'export', 'erase', 'suppress', 'limits', 'origins', 'notify'])('%s --help', async (command) => {
-    const { code, stdout } = await waitlist([command, '--help']);
-    expect(code).toBe(0);
-    expect(stdout).toContain(`Usage: waitlist ${command}`);
-  });
-
   it('count prints the number of addresses, and JSON with --json', async () => {
     const { rows } = await db.owner.query('select count(*)::int as n from public.waiting_list');
     expect(await waitlist(['count'])).toMatchObject({ code: 0, stdout: `${rows[0].n}\n`, stderr: '' });
@@ -78,22 +72,6 @@ describe('waitlist', () => {
     for (const address of seededAddresses()) expect(records.map((r: string[]) => r[0])).toContain(address);
     expect(stdout).toContain('\r\n"a,comma@example.com",');
     expect(stdout).toContain('\r\n-dash@example.com,');
-  });
-
-  it('export --for spreadsheet starts with a UTF-8 byte-order mark and prefixes formula cells with a quote', async () => {
-    const { stdout } = await waitlist(['export', '--for', 'spreadsheet']);
-    expect(stdout.startsWith('\uFEFFemail,signed_up_at\r\n')).toBe(true);
-    const records = strict(stdout.slice(1));
-    const emails = records.map((r: string[]) => r[0]);
-    expect(emails).toContain("'=1+2@example.com");
-    expect(emails).toContain("'-dash@example.com");
-    expect(emails).toContain("'+plus@example.com");
-  });
-
-  it('export --for spreadsheet quotes every cell, so one split on ";" still holds the address whole', async () => {
-    await seed(db.owner, ['semi;=1+1@example.com']);
-    const { stdout } = await waitlist(['export', '--for', 'spreadsheet']);
-    expect(stdout).toMatch(/\r\n"semi;=1\+1@example\.com","\d{4}-/);
   });
 
   it('erase finds the address in another letter case, deletes it everywhere, and export leaves it out', async () => {

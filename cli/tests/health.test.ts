@@ -82,15 +82,6 @@ describe('waitlist health, the public half', () => {
     );
   });
 
-  it('names a data API answering 503 as paused or down (exit 1)', async () => {
-    stand.api.behaviour = 'unavailable';
-    const run = await health(stand);
-    expect(run.code).toBe(1);
-    expect(run.stdout).toContain(
-      'PROBLEM data API: Answered 503 "Service Unavailable": the project is paused, restarting or down.',
-    );
-  });
-
   it('gives up on a data API that takes the request and never answers, within the bound (exit 1)', async () => {
     stand.api.behaviour = 'silent';
     const run = await health(stand, ['--timeout', '2']);

@@ -4,7 +4,7 @@
  * PostgREST answer it (the key checked, every request header and the client's address in
  * request.headers, role anon, one transaction, an error as PostgREST's status and JSON body),
  * by the throwaway database. On 127.0.0.1, on a port of the system's choosing. It can also be
- * told to answer 503, as a project that is down does, or to take requests and never answer.
+ * told to take requests and never answer.
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -13,7 +13,7 @@ import { DatabaseError, type Client } from 'pg';
 import { apiRequest, POSTGREST_INSERT } from './api-request';
 import { CREATED, postgrestAnswer, type HttpAnswer } from './postgrest-answer';
 
-export type Behaviour = 'database' | 'unavailable' | 'silent';
+export type Behaviour = 'database' | 'silent';
 
 export type PostgrestServer = { url: string; behaviour: Behaviour; close(): Promise<void> };
 
@@ -24,7 +24,6 @@ const INVALID_KEY: Answer = {
   status: 401,
   body: { message: 'Invalid API key', hint: 'Double check your Supabase `anon` or `service_role` API key.' },
 };
-const UNAVAILABLE: Answer = { status: 503, body: { message: 'Service Unavailable' } };
 const NO_ROUTE: Answer = {
   status: 404,
   body: { code: 'PGRST125', details: null, hint: null, message: 'Invalid path specified in request URL' },
@@ -71,7 +70,6 @@ export async function startPostgrest(api: Client, key: string): Promise<Postgres
   };
   const answer = async (request: IncomingMessage): Promise<Answer> => {
     const body = await text(request);
-    if (server.behaviour === 'unavailable') return UNAVAILABLE;
     const url = new URL(request.url ?? '/', 'http://stand-in');
     if (url.pathname !== '/rest/v1/waiting_list' || !['GET', 'POST'].includes(request.method ?? '')) return NO_ROUTE;
     if (request.headers.apikey !== key) return INVALID_KEY;

@@ -1,9 +1,9 @@
 import { DatabaseError, type Client } from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
 import { enterRequest, insertEmail, refusal, type RequestContext } from '../harness/api-request';
 import { connect } from '../harness/database';
-import { countsOf, restoreClock, restoreShippedLimits, setClock, setCounts, setLimit, SHIPPED_LIMITS } from './guard';
+import { countsOf, restoreGuardAfterEach, setClock, setCounts, setLimit, SHIPPED_LIMITS } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
@@ -34,10 +34,7 @@ const overLimit = async (email: string, context: RequestContext) =>
 
 const listCount = async () => (await db.owner.query('select count(*)::int as n from public.waiting_list')).rows[0].n;
 
-afterEach(async () => {
-  await restoreShippedLimits(db.owner);
-  await restoreClock(db.owner);
-});
+restoreGuardAfterEach(db);
 
 describe('the abuse guard: limits are data', () => {
   it('ships 200 per 10 minutes and 1,000 per UTC day per network, 10,000 per 10 minutes without an address', async () => {

@@ -2,10 +2,10 @@
  * Asking about a listed address costs quota like a signup, although the refusal rolls the request
  * back: the count lives in sequences, which no rollback undoes. The visitor still sees 409 23505.
  */
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
 import { insertEmail, refusal, type RequestContext } from '../harness/api-request';
-import { restoreClock, restoreShippedLimits, setClock, setCounts, setLimit } from './guard';
+import { restoreGuardAfterEach, setClock, setCounts, setLimit } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
@@ -22,10 +22,7 @@ const answer = async (address: string, context: RequestContext) => {
   }
 };
 
-afterEach(async () => {
-  await restoreShippedLimits(db.owner);
-  await restoreClock(db.owner);
-});
+restoreGuardAfterEach(db);
 
 describe('duplicate attempts', () => {
   it('use up the network’s 10-minute quota, each answered 409 23505 until it is spent', async () => {

@@ -4,6 +4,7 @@
  * UTC days without waiting or racing a slot boundary.
  */
 import type { Client } from 'pg';
+import { afterEach } from 'vitest';
 
 export type Scope = 'ipv4' | 'ipv6/64' | 'ipv6/48' | 'unknown' | 'all';
 export type Window = 'per_10_minutes' | 'per_day';
@@ -32,6 +33,13 @@ export async function restoreShippedLimits(owner: Client) {
 }
 
 /** Stops the guard's clock at `at` (an ISO time far in the future, so pg_cron's cleanup leaves its counters alone). */
+/** After each test of the file, the shipped limits and the real clock again. */
+export const restoreGuardAfterEach = (db: { owner: Client }) =>
+  afterEach(async () => {
+    await restoreShippedLimits(db.owner);
+    await restoreClock(db.owner);
+  });
+
 export async function setClock(owner: Client, at: string) {
   await owner.query(
     `create or replace function private.signup_clock() returns timestamptz language sql stable

@@ -8,13 +8,13 @@
  */
 import { randomUUID } from 'node:crypto';
 import type { Client } from 'pg';
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
 import { insertEmail, refusal, type RequestContext } from '../harness/api-request';
 import { SUPERUSER } from '../harness/cluster';
 import { connect } from '../harness/database';
 import { postgrestAnswer, type HttpAnswer } from '../harness/postgrest-answer';
-import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
+import { restoreGuardAfterEach, setClock, setLimit } from './guard';
 import { useDatabase } from './use-database';
 import { sharedDatabase } from './shared-server';
 
@@ -79,10 +79,7 @@ async function fillCounterTables(tables: 'every table' | 'the /64 table' = 'ever
   );
 }
 
-afterEach(async () => {
-  await restoreShippedLimits(db.owner);
-  await restoreClock(db.owner);
-});
+restoreGuardAfterEach(db);
 
 describe("duplicates never spend the signups' all budget", () => {
   it("the review's sequence at scaled-down limits: a /48's /64s past the /64 table, then one IPv4 address, then another; a new visitor still signs up", async () => {
