@@ -10,7 +10,7 @@ import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from '../
 import { migrate } from '../../supabase/harness/migrations';
 import { CHAIN_2026_11_26 } from '../../supabase/tests/chain';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
-import { checkMigrations } from '../commands/health/migrations';
+import { BASELINE, checkMigrations } from '../commands/health/migrations';
 import { waitlist } from './run-cli';
 
 /** A database of the old chain with one signup: sealed by the ratchet, or stored as typed. */
@@ -70,7 +70,9 @@ describe('waitlist baseline', () => {
     expect(await tableOf(plain.owner)).toEqual({ old: null, new: 'private.signup_addresses' });
     const { rows } = await plain.owner.query('select email from public.waiting_list order by id');
     expect(rows).toEqual([{ email: 'taken@example.com' }, { email: 'ada@example.com' }]);
-    expect(await checkMigrations(plain.owner)).toMatchObject({ outcome: 'ok' });
+    // On the baseline: what health may still miss are the files after it, db push's (as the command says).
+    const named = (await checkMigrations(plain.owner)).says.match(/\d{14}(?=_)/g) ?? [];
+    expect(named.filter((version) => version <= BASELINE.at(-1)!)).toEqual([]);
 
     const again = await waitlist(['baseline', '--yes'], { DATABASE_URL: ownerUrl(plain.info) });
     expect(again).toMatchObject({ code: 0, stderr: 'The database is on the baseline: nothing to do.\n' });

@@ -82,12 +82,13 @@ describe('waitlist health, migrations', () => {
   });
 
   it('elsewhere, finds the objects of a migration missing', async () => {
-    // As if the sealing migration had never been applied (two of the functions it adds).
+    // As if the sealing migration had never been applied (two of the functions it adds; the second
+    // made again by the holders-by-key file, missing from both).
     await stand.owner.query('drop function private.seal_pending(), private.retire_hour_keys()');
     expect(await migrationsFinding()).toEqual({
       check: 'migrations',
       outcome: 'setup',
-      says: `Not applied (missing private.seal_pending, private.retire_hour_keys): ${sealing}.`,
+      says: `Not applied (missing private.seal_pending, private.retire_hour_keys): ${sealing}, 20261206110000_holders_by_key.sql.`,
       fix: APPLY,
     });
   });

@@ -70,7 +70,7 @@ describe('waitlist notify', () => {
       leftToSend: 0,
       uncertain: 0,
       failed: 1,
-      failures: [{ detail: '501', n: 1 }],
+      failures: [{ detail: '501 RCPT TO', n: 1 }],
     });
     expect(inbox.accepted.map((a) => a.envelopeTo[0]).sort()).toEqual(everyone.map(onTheWire).sort());
     for (const { envelopeTo, mail } of inbox.accepted) {

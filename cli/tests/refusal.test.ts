@@ -44,6 +44,9 @@ describe('refusal', () => {
   it('a mailbox code for the sender (MAIL FROM) is the sender’s, 4xx is temporary', () => {
     expect(refusal(refused('550 5.1.1 Sender unknown', 'MAIL FROM'))).toBe('refused');
     expect(refusal(refused('451 4.7.1 Try again later'))).toBe('temporary');
+    // A bare 501 is the address only at RCPT TO: at DATA it is the message's syntax.
+    expect(refusal(refused('501 Syntax error in line', 'DATA'))).toBe('refused');
+    expect(detail(refused('501 Bad recipient address syntax'))).toBe('501 RCPT TO');
   });
 
   it('names the cause without the address, and keeps only the codes', () => {

@@ -15,7 +15,7 @@ create table private.setup_secrets (
 comment on table private.setup_secrets is
   'What waitlist setup reads back on any machine: the unsubscribe signing key, the login roles'' passwords and the '
   'origins it allowed. Rotating the signing key (setup --rotate-unsubscribe-key) voids every link already sent.';
-revoke all on private.setup_secrets from public, anon, authenticated;
+revoke all on private.setup_secrets from public, anon, authenticated, service_role;
 
 reset lock_timeout;
 reset statement_timeout;

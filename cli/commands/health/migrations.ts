@@ -78,7 +78,7 @@ async function byObjects(db: pg.Client): Promise<Finding> {
   );
   if (chain[0].old) return onOldChain('private.seal_chain exists');
   const files = [...new Set(missing.map((o) => o.file))];
-  return notApplied(files, `missing ${missing.map((o) => o.name).join(', ')}`);
+  return notApplied(files, `missing ${[...new Set(missing.map((o) => o.name))].join(', ')}`);
 }
 
 export async function checkMigrations(db: pg.Client): Promise<Finding> {

@@ -108,7 +108,8 @@ export async function record(db: Queryable, campaign: string, hash: Buffer, outc
        update private.notify_journal set state = $3, detail = $4, changed_at = now()
        where campaign = $1 and address_hash = $2)
      insert into private.do_not_email (address_hash, reason) select $2, 'bounced' where $3 = 'failed'
-     on conflict (address_hash) do update set reason = 'bounced', added_at = now()`,
+     on conflict (address_hash) do nothing -- an earlier reason (unsubscribed, erased) stays
+     `,
     [campaign, hash, outcome, detail ?? null],
   );
 }

@@ -36,21 +36,26 @@ export function codes(text: string): { reply: number; enhanced?: string } | unde
   return found ? { reply: Number(found[1]), enhanced: found[2] } : undefined;
 }
 
-/**
- * Whether a permanent reply (or a journal detail "550 5.1.1") says the recipient's mailbox is gone.
- * A bare 501 to RCPT TO is a syntax error in its one argument, the address: X.1.3's meaning.
- */
+/** A bare 501 to RCPT TO, as the journal keeps it: the command kept, since 501 means little alone. */
+const BAD_ADDRESS = '501 RCPT TO';
+
+/** Whether a permanent reply (or a journal detail "550 5.1.1") says the recipient's mailbox is gone. */
 export function aboutTheMailbox(text: string): boolean {
+  if (text === BAD_ADDRESS) return true;
   const found = codes(text);
-  if (found?.reply === 501 && !found.enhanced) return true;
   return !!found?.enhanced && found.reply >= 500 && MAILBOX.has(found.enhanced.slice(2));
 }
+
+/** A bare 501 to RCPT TO is a syntax error in its one argument, the address: X.1.3's meaning (not at DATA). */
+const badAddress = (text: string, command?: string) =>
+  command === 'RCPT TO' && codes(text)?.reply === 501 && !codes(text)?.enhanced;
 
 export function refusal(error: unknown): Refusal {
   const { code, originalCode, responseCode, timeoutType, response, command } = (error ?? {}) as SmtpError;
   if (code === 'EAUTH' || code === 'ETLS' || code === 'EDNS' || code === 'EREQUIRETLS') return 'fatal';
   if (responseCode && responseCode >= 500) {
-    return command !== 'MAIL FROM' && aboutTheMailbox(response ?? '') ? 'bounced' : 'refused';
+    const said = response ?? '';
+    return badAddress(said, command) || (command !== 'MAIL FROM' && aboutTheMailbox(said)) ? 'bounced' : 'refused';
   }
   if (responseCode && responseCode >= 400) return 'temporary';
   if (NOT_CONNECTED.includes(originalCode ?? '') || BEFORE_ANY_MESSAGE.includes(timeoutType ?? '')) return 'temporary';
@@ -77,8 +82,9 @@ export function cause(error: unknown): string {
  * error's code. Never the reply's text: servers echo the address in it, in any letter case.
  */
 export function detail(error: unknown): string {
-  const { code, responseCode, response } = (error ?? {}) as SmtpError;
+  const { code, responseCode, response, command } = (error ?? {}) as SmtpError;
   if (!responseCode) return code ?? 'error';
+  if (badAddress(response ?? '', command)) return BAD_ADDRESS;
   const enhanced = codes(response ?? '')?.enhanced;
   return enhanced ? `${responseCode} ${enhanced}` : String(responseCode);
 }
