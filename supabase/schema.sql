@@ -287,6 +287,26 @@ ALTER FUNCTION private.email_format_ok(address text) OWNER TO postgres;
 COMMENT ON FUNCTION private.email_format_ok(address text) IS 'Whether an address meets the list''s format rule (without the length): the check waiting_list_email_format.';
 
 --
+-- Name: first_seals(); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.first_seals() RETURNS TABLE(id bigint, hour_key_id bigint, seal bytea)
+    LANGUAGE sql STABLE SECURITY DEFINER
+    SET search_path TO ''
+    AS $$
+  select distinct on (a.hour_key_id) a.id, a.hour_key_id, a.seal from private.signup_addresses a
+  where a.seal is not null order by a.hour_key_id, a.id
+$$;
+
+ALTER FUNCTION private.first_seals() OWNER TO postgres;
+
+--
+-- Name: FUNCTION first_seals(); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.first_seals() IS 'keys check: the first seal of each hour key, and no other.';
+
+--
 -- Name: forget_expired_signups(); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1800,6 +1820,13 @@ GRANT ALL ON FUNCTION private.email_format_ok(address text) TO anon;
 GRANT ALL ON FUNCTION private.email_format_ok(address text) TO authenticated;
 
 --
+-- Name: FUNCTION first_seals(); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.first_seals() FROM PUBLIC;
+GRANT ALL ON FUNCTION private.first_seals() TO waitlist_key_check;
+
+--
 -- Name: FUNCTION forget_expired_signups(); Type: ACL; Schema: private; Owner: postgres
 --
 
@@ -1992,24 +2019,6 @@ GRANT SELECT(checked_at) ON TABLE private.key_holders TO waitlist_key_check;
 --
 
 GRANT SELECT(fingerprint) ON TABLE private.key_holders TO waitlist_key_check;
-
---
--- Name: COLUMN signup_addresses.id; Type: ACL; Schema: private; Owner: postgres
---
-
-GRANT SELECT(id) ON TABLE private.signup_addresses TO waitlist_key_check;
-
---
--- Name: COLUMN signup_addresses.seal; Type: ACL; Schema: private; Owner: postgres
---
-
-GRANT SELECT(seal) ON TABLE private.signup_addresses TO waitlist_key_check;
-
---
--- Name: COLUMN signup_addresses.hour_key_id; Type: ACL; Schema: private; Owner: postgres
---
-
-GRANT SELECT(hour_key_id) ON TABLE private.signup_addresses TO waitlist_key_check;
 
 --
 -- Name: COLUMN waiting_list.email; Type: ACL; Schema: public; Owner: postgres

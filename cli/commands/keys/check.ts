@@ -22,8 +22,7 @@ export async function check({ keyFile }: { keyFile?: string }): Promise<void> {
     const wrapped = await wrappedKeys(db, id);
     await opener.unwrapAll(wrapped);
     const { rows: firsts } = await db.query<{ id: string; hour_key_id: string; seal: Buffer }>(
-      `select distinct on (hour_key_id) id::text, hour_key_id::text, seal from private.signup_addresses
-       where seal is not null order by hour_key_id, id`,
+      'select id::text, hour_key_id::text, seal from private.first_seals()',
     );
     for (const row of firsts)
       opener.openOne({ id: BigInt(row.id), hourKeyId: BigInt(row.hour_key_id), seal: row.seal });
