@@ -204,8 +204,8 @@ describe('the order of a request', () => {
     // The server's own database, where pg_cron runs: WAL is counted for the whole server.
     const superuser = await connect(sharedDatabase(), SUPERUSER);
     const CONNECTIONS = 4;
-    const PER_BLOCK = 100; // per connection: 400 requests a block
-    const ROUNDS = 2; // 800 malformed requests and 800 refused ones
+    const PER_BLOCK = 250; // per connection: 1,000 requests a block
+    const ROUNDS = 3; // 3,000 malformed requests and 3,000 refused ones (fewer let a checkpoint's page images decide)
     const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(db.info, 'authenticator')));
     const wal = async () =>
       BigInt((await superuser.query(`select pg_current_wal_lsn() - '0/0' as bytes`)).rows[0].bytes);
