@@ -63,9 +63,8 @@ export default defineConfig({
           ...inThePage,
           name: 'unit',
           maxWorkers: WORKERS,
-          // One jsdom per worker, not one per file (a third of the fast loop's time): setup.ts
-          // clears what a test leaves (the DOM, toasts, the mock's handlers and list, mocks).
-          isolate: false,
+          // A jsdom per file: a toast's timer (sonner's, up to 12 s) must not fire into the next
+          // file's torn-down window.
           // Room for a busy machine; a passing test ends as soon as it is done.
           testTimeout: 30_000,
           include: APP_TESTS,
