@@ -15,8 +15,7 @@ const ARRIVAL = { timeout: 30_000 };
 
 /**
  * Fails the site's requests that `failing` names while `network.down`, and counts page loads.
- * `ended()` waits until none of the page's requests is under way: a submit that may reload
- * waits for it, since a reload that drops a download takes wrangler pages dev down (fixtures.ts).
+ * `ended()` waits until none of the page's requests is under way (the form's code fetched, or failed).
  */
 async function network(page: Page, failing: FailingFetch['failing']) {
   const state = { down: false, pageLoads: 0 };

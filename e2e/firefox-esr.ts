@@ -21,8 +21,7 @@ export type Wire = { posts: string[]; pageLoads: number; escaped: string[] };
 /**
  * A new tab on a fresh mock backend, every request intercepted; while `failing(url)` holds for
  * a request of the site, the request fails as if the connection dropped. `ended()` waits until
- * none of the tab's requests is under way: a submit that may reload waits for it, since a
- * reload that drops a download takes wrangler pages dev down (fixtures.ts, requestsSettled).
+ * none of the tab's requests is under way (the form's code fetched, or failed).
  */
 export async function openTab(browser: Browser, failing: (url: URL) => boolean, { timeout = 30_000 } = {}) {
   resetMockBackend();

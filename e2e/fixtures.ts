@@ -12,7 +12,6 @@ type Fixtures = {
   mockLayer: MockLayer;
   noCspViolations: void;
   onlyTheMock: void;
-  requestsSettled: void;
   network: NetworkFixture | undefined;
   waitlistRequests: Request[];
 };
@@ -45,26 +44,6 @@ export const test = base.extend<Fixtures>({
       await network.enable();
       await use(network);
       await network.disable();
-    },
-    { auto: true },
-  ],
-  // On a built site a test ends only once the page's requests have finished: `wrangler pages dev`
-  // exits when a browser drops a request it is still answering (its ProxyWorker reports the
-  // "Network connection lost" as fatal), and a page closed mid-download (a throttled island
-  // chunk, say) would take the server down for every later test. Bounded: a request a test
-  // holds on purpose and never releases only delays its teardown.
-  requestsSettled: [
-    async ({ page, mockLayer }, use) => {
-      const inFlight = new Set<Request>();
-      page.on('request', (request) => inFlight.add(request));
-      page.on('requestfinished', (request) => inFlight.delete(request));
-      page.on('requestfailed', (request) => inFlight.delete(request));
-      await use();
-      if (mockLayer === 'worker') return;
-      await expect
-        .poll(() => inFlight.size, { timeout: 20_000 })
-        .toBe(0)
-        .catch(() => undefined);
     },
     { auto: true },
   ],
