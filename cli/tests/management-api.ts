@@ -19,11 +19,13 @@ export const PUBLISHABLE_KEY = 'sb_publishable_stand-in-key';
 const AUTH = JSON.parse(readFileSync(new URL('management-api-auth.json', import.meta.url), 'utf8'));
 
 export type Call = { method: string; path: string; body: string };
+export type Upload = { slug: string; metadata: Record<string, unknown>; files: { name: string; text: string }[] };
 export type State = {
   disableSignup: boolean;
   dbSchema: string;
   secrets: Map<string, string>;
-  deployed: { slug: string; verifyJwt: unknown }[];
+  /** Each function upload: its slug, the metadata sent (entrypoint_path, verify_jwt…) and every file with its text. */
+  deployed: Upload[];
   /** Answer this path (METHOD /path) with 500, to make a step fail. */
   failing?: string;
 };
@@ -111,7 +113,13 @@ const config = (state: State) => ({
 });
 
 /** The answer to one call, or undefined (404). Changes `state` as the real API would. */
-function answer(state: State, method: string, path: string, body: string): [number, unknown] | undefined {
+function answer(
+  state: State,
+  method: string,
+  path: string,
+  body: string,
+  form?: Upload,
+): [number, unknown] | undefined {
   const v1 = `/v1/projects/${REF}`;
   const route = `${method} ${path.split('?')[0]}`;
   const json = () => JSON.parse(body || '{}');
@@ -147,16 +155,34 @@ function answer(state: State, method: string, path: string, body: string): [numb
       return [201, {}];
     case `POST ${v1}/functions/deploy`: {
       const slug = new URL(path, 'http://x').searchParams.get('slug')!;
-      const metadata = /name="metadata"\r\n(?:.*\r\n)*?\r\n(.*)\r\n/.exec(body)?.[1] ?? '{}';
-      state.deployed.push({ slug, verifyJwt: JSON.parse(metadata).verify_jwt });
+      state.deployed.push({ ...form!, slug });
       return [201, { id: slug, slug, name: slug, status: 'ACTIVE', version: state.deployed.length }];
     }
   }
   const fn = new RegExp(`^GET ${v1}/functions/([\\w-]+)$`).exec(route)?.[1];
   const deployed = state.deployed.findLast((d) => d.slug === fn);
   if (deployed)
-    return [200, { id: fn, slug: fn, name: fn, status: 'ACTIVE', version: 1, verify_jwt: deployed.verifyJwt }];
+    return [
+      200,
+      { id: fn, slug: fn, name: fn, status: 'ACTIVE', version: 1, verify_jwt: deployed.metadata.verify_jwt },
+    ];
   return undefined;
+}
+
+/** A multipart body (the CLI's function upload) read as the platform reads it: its metadata and files. */
+async function multipart(type = '', body: Uint8Array<ArrayBuffer>): Promise<Upload | undefined> {
+  if (!type.startsWith('multipart/form-data')) return undefined;
+  const form = await new Request('http://stand-in/', {
+    method: 'POST',
+    headers: { 'content-type': type },
+    body,
+  }).formData();
+  const files = form.getAll('file') as File[];
+  return {
+    slug: '',
+    metadata: JSON.parse(String(form.get('metadata') ?? '{}')),
+    files: await Promise.all(files.map(async (file) => ({ name: file.name, text: await file.text() }))),
+  };
 }
 
 export async function startManagementApi(initial: Partial<State> = {}) {
@@ -177,7 +203,8 @@ export async function startManagementApi(initial: Partial<State> = {}) {
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (request.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { message: 'Unauthorized' });
     if (state.failing === `${method} ${path.split('?')[0]}`) return send(500, { message: 'stand-in failure' });
-    const [status, value] = answer(state, method, path, body) ?? [404, { message: 'Not found' }];
+    const form = await multipart(request.headers['content-type'], new Uint8Array(Buffer.concat(chunks)));
+    const [status, value] = answer(state, method, path, body, form) ?? [404, { message: 'Not found' }];
     send(status, value);
   });
   await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));

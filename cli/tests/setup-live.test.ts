@@ -8,16 +8,18 @@
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { parseEnv } from 'node:util';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeToken, readToken, unsubscribeKey } from '../../contracts/unsubscribe-token';
+import { importSpecifiers, isRelative } from '../../scripts/import-specifiers';
 import { SUPERUSER, startCluster, type Cluster } from '../../supabase/harness/cluster';
 import { connect, createSupabaseDatabase, type ConnectionInfo } from '../../supabase/harness/database';
 import { startPostgrest, type PostgrestServer } from '../../supabase/harness/postgrest-server';
 import { startCloudflareApi, type CloudflareApi } from './cloudflare-api';
 import { PUBLISHABLE_KEY, REF, startManagementApi, TOKEN } from './management-api';
+import { ROOT } from '../connect/tools';
 import { startCli, TEST_PASSPHRASE } from './run-cli';
 import { onTerminal } from './terminal';
 
@@ -77,6 +79,24 @@ const secretsOf = (values: Record<string, string>) => [
   new URL(values.UNSUBSCRIBE_DB_URL).password,
   new URL(values.HEALTH_DATABASE_URL).password,
 ];
+
+const FUNCTION_ENTRY = 'supabase/functions/unsubscribe/index.ts';
+
+/** The files `entry` imports, directly or not, itself included (paths from the checkout's root). */
+function importedFiles(entry: string, seen = new Set<string>()): string[] {
+  seen.add(entry);
+  for (const specifier of importSpecifiers(readFileSync(join(ROOT, entry), 'utf8')).filter(isRelative)) {
+    const file = relative(ROOT, resolve(ROOT, dirname(entry), specifier));
+    if (!seen.has(file)) importedFiles(file, seen);
+  }
+  return [...seen];
+}
+
+const migrationVersions = () =>
+  readdirSync(join(ROOT, 'supabase/migrations'))
+    .filter((name) => name.endsWith('.sql'))
+    .map((name) => name.slice(0, 14))
+    .sort();
 
 async function query(url: string, sql: string) {
   const { username, password, port, pathname } = new URL(url);
@@ -161,7 +181,20 @@ describe('waitlist setup', () => {
       UNSUBSCRIBE_SECRET: first.UNSUBSCRIBE_SECRET,
       UNSUBSCRIBE_DB_URL: first.UNSUBSCRIBE_DB_URL,
     });
-    expect(api.state.deployed).toEqual([{ slug: 'unsubscribe', verifyJwt: false }]);
+    // The function's upload (the CLI bundles on Supabase's side): every file it imports, as it is here, nothing
+    // else, and no JWT asked of the mail providers. An import without its extension, which the CLI leaves out
+    // without a word, fails `npm run typecheck` (deno check).
+    const [upload, ...more] = api.state.deployed;
+    expect(more).toEqual([]);
+    expect(upload.metadata).toMatchObject({ entrypoint_path: FUNCTION_ENTRY, verify_jwt: false });
+    expect(upload.files.map((file) => file.name).sort()).toEqual(importedFiles(FUNCTION_ENTRY).sort());
+    for (const file of upload.files) expect(file.text, file.name).toBe(readFileSync(join(ROOT, file.name), 'utf8'));
+    // Every migration file recorded as applied by the CLI's db push.
+    const pushed = await query(
+      env.DATABASE_URL,
+      'select version from supabase_migrations.schema_migrations order by 1',
+    );
+    expect(pushed.rows.map((row) => row.version)).toEqual(migrationVersions());
     expect(cloudflare.deployments).toHaveLength(1);
     const [deployment] = cloudflare.deployments;
     expect(deployment.headers).toContain(`connect-src 'self' ${postgrest.url}`);

@@ -1,6 +1,5 @@
 /**
- * npm run bench:tests: the test part of .ci/run phase by phase (`npm test`'s, test:db-push,
- * test:function-upload), each one's wall time and the load average around it, whatever failed;
+ * npm run bench:tests: the test part of .ci/run phase by phase (`npm test`'s, test:db-push), each one's wall time and the load average around it, whatever failed;
  * the slowest files and tests from Vitest (vitest-timings.ts) and Playwright (its json reporter).
  */
 import { spawnSync } from 'node:child_process';
@@ -17,7 +16,6 @@ const phases: [name: string, command: string][] = [
   ['playwright', `PLAYWRIGHT_JSON_OUTPUT_NAME=${PLAYWRIGHT_JSON} npx playwright test --reporter=dot,json`],
   ['size', 'npm run -s size -- build/e2e'],
   ['test:db-push', 'npm run -s test:db-push'],
-  ['test:function-upload', 'npm run -s test:function-upload'],
 ];
 
 type Suite = { specs?: { title: string; file: string; tests: Test[] }[]; suites?: Suite[] };
