@@ -31,33 +31,22 @@ export function run(program: string, args: string[], env: NodeJS.ProcessEnv): Pr
 
 export const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
-class Refused extends Error {
-  code?: number;
-  constructor(message: string, code?: number) {
-    super(message);
-    this.code = code;
-  }
-}
+type Refused = Error & { code?: number };
+type Answer<T> = { success: boolean; errors?: { code: number; message: string }[]; result: T };
 
 /** One call to Cloudflare's API with the token: its result, or an Error with Cloudflare's reason. */
 export async function cloudflare<T>(path: string, body?: object): Promise<T> {
-  const base = tokenDestination('CLOUDFLARE_API_BASE_URL', 'https://api.cloudflare.com/client/v4').href.replace(
-    /\/$/,
-    '',
-  );
+  const api = tokenDestination('CLOUDFLARE_API_BASE_URL', 'https://api.cloudflare.com/client/v4');
+  const base = api.href.replace(/\/$/, '');
   const response = await fetch(`${base}${path}`, {
     method: body ? 'POST' : 'GET',
     headers: { authorization: `Bearer ${process.env.CLOUDFLARE_API_TOKEN}`, 'content-type': 'application/json' },
     body: body && JSON.stringify(body),
   });
-  const answer = (await response.json()) as {
-    success: boolean;
-    errors?: { code: number; message: string }[];
-    result: T;
-  };
+  const answer = (await response.json()) as Answer<T>;
   const [error] = answer.errors ?? [];
-  if (!answer.success)
-    throw new Refused(`Cloudflare refused ${path.split('/').slice(3).join('/')}: ${error?.message}`, error?.code);
+  const refused = `Cloudflare refused ${path.split('/').slice(3).join('/')}: ${error?.message}`;
+  if (!answer.success) throw Object.assign(new Error(refused), { code: error?.code });
   return answer.result;
 }
 

@@ -39,13 +39,8 @@ const JOBS = [
 ];
 
 type Job = (typeof JOBS)[number];
-type Row = {
-  jobid: string;
-  jobname: string;
-  active: boolean;
-  status: string | null;
-  return_message: string | null;
-  age_seconds: number | null;
+type Row = { jobid: string; jobname: string; active: boolean; age_seconds: number | null } & {
+  [text in 'status' | 'return_message']: string | null;
 };
 
 /** A job's finding, from its row among `rows` (none: not scheduled). */

@@ -79,20 +79,14 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
     serverLayer.set(row.name, { name: row.name, value, origin: { layer: 'server' } });
   }
   /** One row of pg_db_role_setting: ALTER ROLE ALL SET (no role, no database), the database's, a role's. */
-  const layer = (role: string | null, inDatabase: boolean): Setting[] =>
-    roles.rows
+  const layer = (role: string | null, inDatabase: boolean): Setting[] => {
+    const everyRole: Origin = inDatabase ? { layer: 'database', database } : { layer: 'all roles' };
+    const origin: Origin =
+      role === null ? everyRole : inDatabase ? { layer: 'role in database', role, database } : { layer: 'role', role };
+    return roles.rows
       .filter((row) => row.role === role && (row.database !== null) === inDatabase)
-      .flatMap((row) =>
-        row.config.map(parseConfig).map(([name, value]): Setting => {
-          if (role === null)
-            return { name, value, origin: inDatabase ? { layer: 'database', database } : { layer: 'all roles' } };
-          return {
-            name,
-            value,
-            origin: inDatabase ? { layer: 'role in database', role, database } : { layer: 'role', role },
-          };
-        }),
-      );
+      .flatMap((row) => row.config.map(parseConfig).map(([name, value]) => ({ name, value, origin })));
+  };
   /** What PostgREST applies of a request role's settings (its role-wide ones only: pg_roles.rolconfig). */
   const perRequest = (role: string): Setting[] =>
     layer(role, false)

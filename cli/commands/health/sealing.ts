@@ -2,13 +2,8 @@
 import type { Queryable } from '../../connect/queries.ts';
 import { ok, plural, problem, setup, skipped, type Finding } from './finding.ts';
 
-export type SealStatus = {
-  sealing: boolean;
-  stalled: boolean;
-  plaintext: number;
-  unhashed: number;
-  unreadable: number;
-};
+export type SealStatus = Record<'sealing' | 'stalled', boolean> &
+  Record<'plaintext' | 'unhashed' | 'unreadable', number>;
 
 export async function sealStatus(db: Queryable): Promise<SealStatus> {
   const { rows } = await db.query<SealStatus>(

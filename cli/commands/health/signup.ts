@@ -19,11 +19,6 @@ const STEPS: [pattern: RegExp, step: string, fix?: string][] = [
     'a busy database (a wait ran out)',
     'Run health again; if it persists, look at the load in the dashboard.',
   ],
-  [
-    /^39000/,
-    'the owner key',
-    'private.key_holders holds a key pgcrypto cannot encrypt to: put back the one keys init or keys add installed.',
-  ],
   [/^PGRST/, 'the guard', 'See the origins and limits findings.'],
   [/limit_signups|count_signup|counted_signups|network_duplicates|signup_secret/, 'the counters'],
   [/hour_key|seal_with|seal_signup|address_hash/, 'sealing'],

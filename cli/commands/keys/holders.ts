@@ -16,7 +16,7 @@ const NOT_SEALED = 'The list is not sealed yet: npm run waitlist -- keys init.';
 
 type PublicKey = { bytes: Buffer; fingerprint: string };
 
-/** A holder's public key as the database keeps it (binary), and its primary key's fingerprint; refused unless pgcrypto can wrap to it. */
+/** A holder's public key as the database keeps it (binary), and its primary key's fingerprint; refused unless RSA (pgcrypto wraps to it). */
 async function publicKeyIn(file: string): Promise<PublicKey> {
   const text = readText(file, '--public-key');
   const leaked = `${file} holds a private key. Ask the holder for the public key only (gpg --export --armor), and `;
@@ -87,7 +87,6 @@ export async function add({ publicKey: file }: { publicKey: string }): Promise<v
   await withDatabase(async (db) => {
     const opener = await openerFor(db, 'keys add (it wraps every hour key to the new holder)');
     if (!opener) throw new UsageError(NOT_SEALED);
-    await db.query('select extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), $1)', [key.bytes]);
     // From this commit on, every new hour key is wrapped to the new holder too.
     const { id, keyId, held } = await holderOf(db, key);
     const holder = { id, publicKey: key.bytes };

@@ -5,7 +5,7 @@
  * unknown, and sent to. Throwaway domains from mailchecker's list (the version package.json pins).
  */
 import mailchecker from 'mailchecker';
-import { lookup } from './sender-domain.ts';
+import { lookup, type Lookup } from './dns.ts';
 
 export type Verdict = 'deliverable' | 'no mail server' | 'null MX' | 'throwaway' | 'unknown';
 /** Left out with --skip-undeliverable. */
@@ -20,7 +20,7 @@ const throwaways = mailchecker.blacklist();
 const throwaway = (domain: string) =>
   domain.split('.').some((_, i, labels) => throwaways.has(labels.slice(i).join('.')));
 
-async function judge(dns: ReturnType<typeof lookup>, domain: string): Promise<Verdict> {
+async function judge(dns: Lookup, domain: string): Promise<Verdict> {
   if (throwaway(domain)) return 'throwaway';
   const mx = await dns.mx(domain);
   if (mx !== 'none' && mx.length)

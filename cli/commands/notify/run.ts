@@ -9,7 +9,7 @@ import { nameJunk } from './junk.ts';
 import type { Sending } from './one-message.ts';
 import { remember, sameLetter, storedLetter, type Recorded } from './campaign.ts';
 import { domainOf, shown } from './letter.ts';
-import { preflight, type PreflightOptions } from './sender-domain.ts';
+import { preflight, type PreflightOptions } from './preflight.ts';
 import { sendAll } from './send.ts';
 import { outcome, printSummary, summarize } from './summary.ts';
 import { checkSmtp, smtpTransport } from './smtp.ts';

@@ -50,13 +50,11 @@ function unusable(error: unknown): string {
 
 /** Connects and logs in once, before anything is marked: a server that cannot be used stops here. */
 export async function checkSmtp(transport: Transporter): Promise<void> {
-  try {
-    await transport.verify();
-  } catch (error) {
+  await transport.verify().catch((error: unknown) => {
     throw new Error(`The SMTP server of SMTP_URL cannot be used: ${unusable(error)}. Nothing was sent.`, {
       cause: error,
     });
-  }
+  });
 }
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -94,9 +92,8 @@ export function message(letter: Letter, to: string, links: Links) {
 }
 
 /**
- * Whether the mailer delivers to exactly the address as stored. Nodemailer drops `<` and `>`
- * (and control characters, which the database refuses) from an address, so `<a@b.example>` and
- * `a@b.example>` reach a@b.example: a stored variant would be a second message to one person,
+ * Whether the mailer delivers to exactly the address as stored: nodemailer drops `<` and `>` (and control
+ * characters, which the database refuses), so `<a@b.example>` would be a second message to a@b.example,
  * past erasure and suppression.
  */
 export const deliverableAsStored = (address: string) => !/[<>]/.test(address);
