@@ -1,7 +1,4 @@
-/**
- * The sending domain in one command: the DKIM key made once (new file, 0600), the missing DKIM, SPF,
- * DMARC and MX records printed, then checked as notify checks them (./notify/sender-domain.ts).
- */
+/** `waitlist domain`: a DKIM key made once, the missing records printed, then checked as notify checks them. */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';

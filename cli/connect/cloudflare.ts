@@ -1,9 +1,4 @@
-/**
- * Cloudflare Pages for setup and deploy: the token's account, the project (found or made first, so the
- * site's real address is known before any build), its domains and deployments through the API, the
- * build and its upload with the pinned wrangler. The token comes from the environment or is asked
- * (terminal/secret.ts); wrangler gets it in its environment, never on a command line.
- */
+/** Cloudflare Pages through its API, and wrangler's upload (the token in its environment, never in argv). */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { childEnv, ROOT } from './tools.ts';
@@ -19,7 +14,7 @@ const NOT_FOUND = 8000007;
 export type PagesProject = { name: string; subdomain: string; domains: string[] };
 export type Deployment = { environment: string; deployment_trigger?: { metadata?: { commit_message?: string } } };
 
-/** Runs a program in the repository, its output on stderr (or captured and returned); a failure names it. */
+/** Runs a program in the repository, its output on stderr; a failure names it. */
 export function run(program: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { cwd: ROOT, env, stdio: ['ignore', 2, 2] });

@@ -1,7 +1,6 @@
 /**
- * An email tool's unsubscribe, bounce or complaint export, read right or refused: its delimiter
- * (tab, comma or semicolon) from the first line, its address column by name, each cell an address
- * (`Name <address>` read by an RFC 5322 parser) held to the list's own rule. No message quotes a line.
+ * An email tool's unsubscribe, bounce or complaint export, read right or refused: its delimiter from the first line,
+ * its address column by name, each cell (`Name <address>` too) held to the list's rule. No message quotes a line.
  */
 import { parse } from 'csv-parse/sync';
 import emailAddresses from 'email-addresses';

@@ -1,9 +1,7 @@
 /**
- * Whether the server's log would receive an address: PostgREST sends each signup's body as a query
- * parameter, and erase and suppress send addresses the same way, so a setting that logs statements
- * or refused statements with their parameters, or plans (which show a parameter's value), writes
- * one to the log (supabase/security.md, "Logs"). Each session that sends addresses is read with its
- * own settings (logging-settings.ts); each setting that would log one is named once, with its fix.
+ * Whether the server's log would receive an address: PostgREST, erase and suppress send addresses as query
+ * parameters, so a setting that logs statements (or refused ones) with their parameters, or plans (which
+ * show a parameter's value), writes one there (supabase/security.md, "Logs"). Named once each, with its fix.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';

@@ -1,7 +1,4 @@
-/**
- * Whether the database has every migration of this clone: the Supabase CLI's history says so, else the
- * objects the files create exist. A database on the chain the baseline replaced is named, with `baseline`.
- */
+/** Whether the database has every migration of this clone: by the CLI's history, else by the objects they create. */
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { APPLY_MIGRATIONS, ok, setup, type Finding } from './finding.ts';

@@ -1,7 +1,4 @@
-/**
- * The build's own public values, which the health check uses as a visitor's browser would:
- * from the environment or .env.local (cli/program.ts loads it; the shell's values win).
- */
+/** The build's public values (environment or .env.local), which health uses as a visitor's browser would. */
 import { publishableKeyOf } from '../../../contracts/publishable-key.ts';
 import { setup, type Finding } from './finding.ts';
 

@@ -1,7 +1,4 @@
-/**
- * A visitor's whole path, proven in a transaction rolled back: a fresh address inserted as `anon` with
- * PostgREST's headers, then a test key wrapped to the owner key (a signup wraps only for its hour's first).
- */
+/** A visitor's signup as `anon` with PostgREST's headers, and a test wrap to every holder's key, rolled back. */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ok, problem, skipped, type Finding } from './finding.ts';

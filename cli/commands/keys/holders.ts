@@ -1,7 +1,4 @@
-/**
- * The list's key holders: each hour key is wrapped to every one, so any one of them opens the list.
- * `keys add` wraps every past hour key to a new holder's public key; `keys remove` takes one away.
- */
+/** The key holders: every hour key is wrapped to each, so any one opens the list (`keys add`, `keys remove`). */
 import { dirname } from 'node:path';
 import type pg from 'pg';
 import { withDatabase } from '../../connect/database.ts';
@@ -105,9 +102,8 @@ export async function add({ publicKey: file }: { publicKey: string }): Promise<v
 }
 
 /**
- * `keys remove`: every row of the key goes, and the clear hour keys (past hours' tables truncated at
- * once unless a signup holds one; the current hour's, truncated within a minute of its end): the key
- * opens nothing sealed after it returns; the other holders keep the whole list.
+ * `keys remove`: every row of the key goes, and the clear hour keys (past hours' at once, the current hour's within a
+ * minute of its end): the key opens nothing sealed after; the others keep the list.
  */
 export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise<void> {
   await withDatabase(async (db) => {
