@@ -136,16 +136,15 @@ export async function loggingRisks(db: pg.Client | pg.PoolClient): Promise<strin
   });
 }
 
+const RUN_AS_POSTGRES =
+  'Run each statement named as postgres (on Supabase, supautils lets it set these for itself and the API ' +
+  "roles, except pgaudit.log_parameter: ask support); a setting in the server's configuration: Dashboard → " +
+  'Project Settings → Database → configuration, or support; elsewhere ALTER SYSTEM as a superuser, then ' +
+  "select pg_reload_conf(). ALTER ROLE ALL needs a superuser (on Supabase: support). A role's new settings " +
+  'apply from its next login.';
+
 export async function checkLogging(db: pg.Client): Promise<Finding> {
   const risks = await loggingRisks(db);
   if (!risks.length) return ok('logs', 'No logging setting writes an address to the server log.');
-  return problem(
-    'logs',
-    `The server log receives addresses: ${risks.join(' ')}`,
-    'Run each statement named as postgres (on Supabase, supautils lets it set these for itself and the API ' +
-      "roles, except pgaudit.log_parameter: ask support); a setting in the server's configuration: Dashboard → " +
-      'Project Settings → Database → configuration, or support; elsewhere ALTER SYSTEM as a superuser, then ' +
-      "select pg_reload_conf(). ALTER ROLE ALL needs a superuser (on Supabase: support). A role's new settings " +
-      'apply from its next login.',
-  );
+  return problem('logs', `The server log receives addresses: ${risks.join(' ')}`, RUN_AS_POSTGRES);
 }

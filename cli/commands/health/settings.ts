@@ -20,12 +20,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings | F
     ...(unset.length ? [`Not set: ${unset.map(([name]) => name).join(', ')}`] : []),
     ...malformed.map(([name]) => `${name} is not an http(s) URL`),
   ].join('. ');
-  return [
-    setup(
-      'settings',
-      `${says}.`,
-      'Set them to the values the site was built with (.env.example), in the environment or .env.local; ' +
-        'for the scheduled workflow, as repository variables (docs/operations.md, "Is the list taking signups?").',
-    ),
-  ];
+  const fix =
+    'Set them to the values the site was built with (.env.example), in the environment or .env.local; ' +
+    'for the scheduled workflow, as repository variables (docs/operations.md, "Is the list taking signups?").';
+  return [setup('settings', `${says}.`, fix)];
 }

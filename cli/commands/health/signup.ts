@@ -68,13 +68,8 @@ async function signUp(db: pg.Client, site: string | undefined): Promise<Proof> {
 
 export async function checkSignup(db: pg.Client, site: string | undefined): Promise<Finding> {
   const { rows } = await db.query<{ may: boolean }>(`select pg_has_role('anon', 'member') as may`);
-  if (!rows[0].may) {
-    return skipped(
-      'signup',
-      "DATABASE_URL's role cannot act as anon (the daily check's role may only read): the real signup, rolled " +
-        "back, that proves sealing, the owner key and the counters was not tried. Run health with the owner's DATABASE_URL.",
-    );
-  }
+  const readOnly = `DATABASE_URL's role cannot act as anon (the daily check's role may only read): the real signup, rolled back, that proves sealing, the owner key and the counters was not tried. Run health with the owner's DATABASE_URL.`;
+  if (!rows[0].may) return skipped('signup', readOnly);
   await db.query('begin read write');
   try {
     const proof = await signUp(db, site);
@@ -84,10 +79,10 @@ export async function checkSignup(db: pg.Client, site: string | undefined): Prom
     ].filter(Boolean);
     if (faults.length)
       return problem('signup', `A signup as a visitor went through, but ${faults.join('; ')}.`, REAPPLY);
-    return ok(
-      'signup',
-      `A signup as a visitor was stored${proof.ownerKey ? ", sealed and counted, and every holder's key wraps a test key" : ' and counted (not sealed: no owner key yet)'}; all of it rolled back.`,
-    );
+    const sealed = proof.ownerKey
+      ? ", sealed and counted, and every holder's key wraps a test key"
+      : ' and counted (not sealed: no owner key yet)';
+    return ok('signup', `A signup as a visitor was stored${sealed}; all of it rolled back.`);
   } catch (error) {
     const { step, fix } = failedStep(error as DatabaseError);
     return problem('signup', `A signup as a visitor fails at ${step}: ${said(error as DatabaseError)}.`, fix);

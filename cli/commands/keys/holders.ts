@@ -24,9 +24,8 @@ async function publicKeyIn(file: string): Promise<PublicKey> {
   });
   const encryption = await key.getEncryptionKey().catch(() => null);
   const { algorithm, bits = 0 } = encryption?.getAlgorithmInfo() ?? {};
-  if (!algorithm?.startsWith('rsa') || bits < RSA_BITS) {
-    throw new UsageError(`${file} has no RSA encryption key of ${RSA_BITS} bits or more (pgcrypto wraps to RSA only).`);
-  }
+  const weak = `${file} has no RSA encryption key of ${RSA_BITS} bits or more (pgcrypto wraps to RSA only).`;
+  if (!algorithm?.startsWith('rsa') || bits < RSA_BITS) throw new UsageError(weak);
   return { bytes: Buffer.from(key.write()), fingerprint: key.getFingerprint().toUpperCase() };
 }
 
