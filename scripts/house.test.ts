@@ -90,10 +90,11 @@ it('no word of the retired designs is left in a tracked file', () => {
 // before a send), holders by key, setup from two tokens (the Pages project first, the kept secrets,
 // the proof) and a second holder's own login for keys check took the migrations to 1,720,
 // docs/operations.md to 340, all docs to 2,100 (an accessibility statement among them) and cli/ to
-// 5,920: past the house's ceiling of 5,600, as the test code's 12,410 is past its 12,000. Both are
-// debts: the next change to cli/ or the tests takes lines out first.
-it('cli/ is at most 5,920 lines of non-test code', () => {
-  expect(total(code('cli'))).toBeLessThanOrEqual(5920);
+// 5,920: past the house's ceiling of 5,600, as the test code's 12,410 is past its 12,000. cli/ paid its
+// debt (dead code, logic written twice, comments that restated the code) back to 5,600; the test code's
+// remains: the next change to the tests takes lines out first.
+it('cli/ is at most 5,600 lines of non-test code', () => {
+  expect(total(code('cli'))).toBeLessThanOrEqual(5600);
 });
 
 /** Test code, as its budget counts it: the .ts .tsx .js .mjs .sql files under a test/ or tests/

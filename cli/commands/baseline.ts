@@ -1,7 +1,6 @@
 /**
- * `waitlist baseline`: moves a database of the chain of 2026-11-26 onto the baseline: refuses a list
- * sealed by the hash ratchet; asks; runs the clean-up and the baseline's files in one transaction; then
- * rewrites the history with the pinned Supabase CLI (the password in PGPASSWORD). Safe to run again.
+ * `waitlist baseline`: moves a database of the chain of 2026-11-26 onto the baseline (the clean-up and the baseline's
+ * files in one transaction, then the history rewritten by the pinned Supabase CLI). Safe to run again.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

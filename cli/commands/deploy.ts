@@ -1,7 +1,6 @@
 /**
- * `waitlist deploy` (`npm run deploy`), for deploys after setup: vite build (its variable checks), the
- * upload with the pinned wrangler (the project made on first use), the domain and origins, then `health`.
- * `--preview <name>`: built against .env.preview.local's project, which the preview guard keeps off the live one.
+ * `waitlist deploy` (`npm run deploy`), after setup: vite build, the upload with the pinned wrangler, the domain and
+ * origins, then `health`. `--preview <name>`: built against .env.preview.local's project.
  */
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,13 +1,17 @@
-/**
- * The sending domain in one command: the DKIM key made once (new file, 0600), the missing DKIM, SPF,
- * DMARC and MX records printed, then checked as notify checks them (./notify/sender-domain.ts).
- */
+/** `waitlist domain`: a DKIM key made once, the missing records printed, then checked as notify checks them. */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
 import { dkimSigning, publicKeyOf } from './notify/dkim.ts';
-import { dkimRecord, dmarcRecord, dnsServer, reportSenderDomain, type DomainCheck } from './notify/sender-domain.ts';
-import { out, say, UsageError, writeNewFile } from '../terminal/terminal.ts';
+import { dnsServer } from './notify/dns.ts';
+import {
+  checkSenderDomain,
+  dkimRecord,
+  dmarcRecord,
+  printSenderDomain,
+  type DomainCheck,
+} from './notify/sender-domain.ts';
+import { EXIT, out, say, UsageError, writeNewFile } from '../terminal/terminal.ts';
 
 type Options = { dkimKey: string; dkimSelector: string; spfInclude: string; dnsServer?: string };
 
@@ -56,7 +60,9 @@ export function domainCommand(): Command {
           `with it (--dkim-key ${file} --dkim-selector ${options.dkimSelector}); whoever holds it can sign as ${domain}.\n`,
       );
       const signing = { selector: options.dkimSelector, privateKey };
-      const result = await reportSenderDomain(domain, signing, options.dnsServer, options.spfInclude);
+      const result = await checkSenderDomain(domain, signing, options.dnsServer, options.spfInclude);
+      printSenderDomain(result);
+      process.exitCode = result.checks.every((c) => c.ok) ? EXIT.ok : EXIT.failed;
       // A record whose lookup failed may exist: only those found missing or wrong are printed.
       const faults = result.checks.filter((c) => !c.ok && !/^The lookup failed/.test(c.says));
       printRecords(domain, publicKeyOf(privateKey), options.dkimSelector, faults);

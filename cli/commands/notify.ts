@@ -5,7 +5,8 @@ import { dkimSigning } from './notify/dkim.ts';
 import type { Sending } from './notify/one-message.ts';
 import { domainOf, letter, type LetterOptions, type Mailbox, mailbox } from './notify/letter.ts';
 import type { RunOptions } from './notify/run.ts';
-import { BULK_SENDER, dnsServer, OVERRIDE } from './notify/sender-domain.ts';
+import { dnsServer } from './notify/dns.ts';
+import { BULK_SENDER, OVERRIDE } from './notify/preflight.ts';
 import { oneClick, unsubscribing } from './notify/unsubscribe.ts';
 import { wholeNumber, EXIT_CODES, requireYesOffTerminal, say, UsageError } from '../terminal/terminal.ts';
 

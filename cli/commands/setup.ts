@@ -1,8 +1,6 @@
 /**
- * `waitlist setup`: from a Supabase and a Cloudflare token to a live page with a proven join. Each step
- * checks its state (`done`), else makes it so (`changed`); a failure stops, naming its cause and the
- * command that resumes. Run again on any clone, it finds what the project keeps. No secret is printed,
- * put on a command line or written anywhere but .env.local.
+ * `waitlist setup`: from a Supabase and a Cloudflare token to a live page with a proven join; a failed step names its
+ * cause and how to resume. No secret is printed, in argv or written anywhere but .env.local.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';

@@ -1,9 +1,4 @@
-/**
- * Cloudflare Pages for setup and deploy: the token's account, the project (found or made first, so the
- * site's real address is known before any build), its domains and deployments through the API, the
- * build and its upload with the pinned wrangler. The token comes from the environment or is asked
- * (terminal/secret.ts); wrangler gets it in its environment, never on a command line.
- */
+/** Cloudflare Pages through its API, and wrangler's upload (the token in its environment, never in argv). */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { childEnv, ROOT } from './tools.ts';
@@ -19,7 +14,7 @@ const NOT_FOUND = 8000007;
 export type PagesProject = { name: string; subdomain: string; domains: string[] };
 export type Deployment = { environment: string; deployment_trigger?: { metadata?: { commit_message?: string } } };
 
-/** Runs a program in the repository, its output on stderr (or captured and returned); a failure names it. */
+/** Runs a program in the repository, its output on stderr; a failure names it. */
 export function run(program: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
   return new Promise((resolve, reject) => {
     const child = spawn(program, args, { cwd: ROOT, env, stdio: ['ignore', 2, 2] });
@@ -31,33 +26,22 @@ export function run(program: string, args: string[], env: NodeJS.ProcessEnv): Pr
 
 export const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
-class Refused extends Error {
-  code?: number;
-  constructor(message: string, code?: number) {
-    super(message);
-    this.code = code;
-  }
-}
+type Refused = Error & { code?: number };
+type Answer<T> = { success: boolean; errors?: { code: number; message: string }[]; result: T };
 
 /** One call to Cloudflare's API with the token: its result, or an Error with Cloudflare's reason. */
 export async function cloudflare<T>(path: string, body?: object): Promise<T> {
-  const base = tokenDestination('CLOUDFLARE_API_BASE_URL', 'https://api.cloudflare.com/client/v4').href.replace(
-    /\/$/,
-    '',
-  );
+  const api = tokenDestination('CLOUDFLARE_API_BASE_URL', 'https://api.cloudflare.com/client/v4');
+  const base = api.href.replace(/\/$/, '');
   const response = await fetch(`${base}${path}`, {
     method: body ? 'POST' : 'GET',
     headers: { authorization: `Bearer ${process.env.CLOUDFLARE_API_TOKEN}`, 'content-type': 'application/json' },
     body: body && JSON.stringify(body),
   });
-  const answer = (await response.json()) as {
-    success: boolean;
-    errors?: { code: number; message: string }[];
-    result: T;
-  };
+  const answer = (await response.json()) as Answer<T>;
   const [error] = answer.errors ?? [];
-  if (!answer.success)
-    throw new Refused(`Cloudflare refused ${path.split('/').slice(3).join('/')}: ${error?.message}`, error?.code);
+  const refused = `Cloudflare refused ${path.split('/').slice(3).join('/')}: ${error?.message}`;
+  if (!answer.success) throw Object.assign(new Error(refused), { code: error?.code });
   return answer.result;
 }
 

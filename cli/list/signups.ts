@@ -27,10 +27,7 @@ export async function signupsPerDay(db: Queryable): Promise<Day[]> {
   return rows;
 }
 
-/**
- * Hashes and seals the signups stored without an address row (added with the triggers off, as by a
- * data-only restore), as the hourly job does; returns how many. Every hash lookup misses them until then.
- */
+/** Hashes and seals, as the hourly job does, signups stored with the triggers off (a restore); how many. */
 export async function sealPending(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ changed: number }>(longQuery('select private.seal_pending() as changed'));
   return rows[0].changed;

@@ -1,7 +1,6 @@
 /**
- * An email tool's unsubscribe, bounce or complaint export, read right or refused: its delimiter
- * (tab, comma or semicolon) from the first line, its address column by name, each cell an address
- * (`Name <address>` read by an RFC 5322 parser) held to the list's own rule. No message quotes a line.
+ * An email tool's unsubscribe, bounce or complaint export, read right or refused: its delimiter from the first line,
+ * its address column by name, each cell (`Name <address>` too) held to the list's rule. No message quotes a line.
  */
 import { parse } from 'csv-parse/sync';
 import emailAddresses from 'email-addresses';
@@ -29,14 +28,13 @@ function addressIn(value: string): string | 'outside' | null {
   return inside.ok ? inside.email : 'outside';
 }
 
+type Parsed = { record: string[]; info: { lines: number } };
+
 /** The rows of a delimited file; a parse error names its line, never the value (csv-parse's message quotes it). */
 function csvRows(body: string, delimiter: string) {
   try {
     const rows = parse(body, { delimiter, skip_empty_lines: true, relax_column_count: true, info: true });
-    return (rows as unknown as { record: string[]; info: { lines: number } }[]).map(({ record, info }) => ({
-      cells: record,
-      line: info.lines,
-    }));
+    return (rows as unknown as Parsed[]).map(({ record, info }) => ({ cells: record, line: info.lines }));
   } catch (error) {
     const { code, lines } = error as { code?: string; lines?: number };
     throw new UsageError(`The file is not valid ${delimiter === '\t' ? 'TSV' : 'CSV'} (${code}, line ${lines}).`);

@@ -1,7 +1,4 @@
-/**
- * Opening seals, on the owner's machine only: createHmac and timingSafeEqual check the tag first, then
- * createDecipheriv; each hour key unwrapped with the owner's private key (checked against the installed one).
- */
+/** Opening seals, on the owner's machine only: the tag checked first (timingSafeEqual), then deciphered. */
 import { createDecipheriv, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Queryable } from '../connect/queries.ts';
 import { splitHourKey, splitSeal, tagInput } from '../../contracts/seal-format.ts';

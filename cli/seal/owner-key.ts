@@ -1,7 +1,4 @@
-/**
- * A holder's owner key, an OpenPGP RSA key pair (pgcrypto wraps to RSA or Elgamal only): the public
- * half in private.key_holders, the private half with the holder, protected by a passphrase.
- */
+/** A holder's owner key: an OpenPGP RSA pair (pgcrypto wraps to RSA or Elgamal only), passphrase-protected. */
 import type { PrivateKey } from 'openpgp';
 import { outputOf } from '../terminal/secret.ts';
 import { ask, askLines, interactive, readText, UsageError } from '../terminal/terminal.ts';
@@ -79,10 +76,7 @@ export async function parseOwnerKey(text: string, where: string, known?: string)
   });
 }
 
-/**
- * A holder's private key: `file`, else the file or command the environment names, else asked on a
- * terminal (a path, or the key itself pasted; neither is shown).
- */
+/** A holder's private key: `file`, else the environment's file or command, else asked on a terminal. */
 export async function ownerKey(purpose: string, file = process.env[OWNER_KEY_FILE]): Promise<OwnerKey> {
   const fromFile = (path: string) => parseOwnerKey(readText(path, "owner's key"), `the file ${JSON.stringify(path)}`);
   if (file) return fromFile(file);

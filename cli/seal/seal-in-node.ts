@@ -1,7 +1,4 @@
-/**
- * Sealing in Node, as private.seal_with does, the rows stored before `keys init`: under an hour key made
- * and wrapped here, never in clear in the database, so a copy of that hour opens none of them.
- */
+/** Seals the rows stored before `keys init` in Node, under an hour key never in clear in the database. */
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { HOUR_KEY_BYTES, IV_BYTES, splitHourKey, tagInput } from '../../contracts/seal-format.ts';

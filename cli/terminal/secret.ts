@@ -1,7 +1,6 @@
 /**
- * What setup asks for: from the environment, else from `<NAME>_COMMAND` (a password manager's command
- * that prints it), else asked unseen on a terminal; never an argument. Kept in this process's environment
- * (the child tools and the closing health check read it there), never written to a file.
+ * What setup asks for: from the environment, else `<NAME>_COMMAND` (a password manager's), else asked unseen on a
+ * terminal; never an argument. Kept in this process's environment (child tools read it there), never in a file.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';

@@ -1,7 +1,4 @@
-/**
- * What every command shares about the terminal (clig.dev): data on stdout, everything else on
- * stderr, questions only when a person is there, exit codes that mean something.
- */
+/** What every command shares about the terminal (clig.dev): data on stdout, the rest on stderr, exit codes. */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';

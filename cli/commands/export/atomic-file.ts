@@ -1,7 +1,4 @@
-/**
- * A file that appears whole or not at all: written beside its name, flushed, renamed over it. A full
- * disk, a lost connection or a stop signal leaves the earlier file as it was, and nothing partial.
- */
+/** A file whole or not at all: written beside its name, flushed, renamed; a failure or a signal leaves the old one. */
 import { once } from 'node:events';
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';

@@ -1,7 +1,6 @@
 /**
- * The list as CSV: RFC 4180 with CRLF, quoted only where needed; for a spreadsheet every cell quoted and
- * formulas escaped (OWASP). Read from PostgreSQL's CSV, written by csv-stringify, each seal opened.
- * No cell holds a line end (the address rule refuses CR and LF).
+ * The list as CSV (RFC 4180, CRLF) by csv-stringify, each seal opened; for a spreadsheet every cell quoted and formulas
+ * escaped (OWASP). No cell holds a line end: the address rule refuses CR and LF.
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse/sync';
@@ -25,10 +24,7 @@ export const listCsvSource = (from: string) =>
   `copy (select id, hour_key_id, translate(encode(seal, 'base64'), E'\\n', ''), email, ${utcTimestamp('created_at')}
          from ${from} order by created_at, id) to stdout with (format csv)`;
 
-/**
- * listCsvSource's CSV in (csv-parse), the list's CSV out; counts rows with neither an address nor a
- * seal in `unreadable`. Nothing is written before `after` resolves, nothing at all if it rejects.
- */
+/** listCsvSource's CSV in, the list's out, counting the `unreadable` rows; nothing written until `after` resolves. */
 export function listCsv(opener: Opener | null, options: CsvOptions & { after?: Promise<unknown> }) {
   let header: string | undefined = `${bom(options)}email,signed_up_at\r\n`;
   let rest: Buffer = Buffer.alloc(0);

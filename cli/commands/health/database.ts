@@ -1,7 +1,6 @@
 /**
- * The database's half, with DATABASE_URL, read-only but for one signup it rolls back (./signup.ts):
- * every wait ends within the bound (the server stops a statement, the connection is cut). The owner
- * runs every check; a role with only the grants docs/operations.md lists runs those it may read.
+ * The database's half, read-only but for one signup rolled back (./signup.ts); every wait ends within the bound. A role
+ * with only the grants docs/operations.md lists runs the checks it may read.
  */
 import pg from 'pg';
 import { databaseConfig } from '../../connect/database.ts';

@@ -1,7 +1,6 @@
 /**
- * Whether the public key reads nothing, from the live catalog: every table, view, sequence, function
- * and policy of our schemas the API roles may use, and their own attributes. Anything beyond the
- * page's one insert is named, with the statement that stops it.
+ * Whether the public key reads nothing, from the live catalog: every table, view, sequence, function and policy of our
+ * schemas the API roles may use; anything beyond the page's one insert is named with its fix.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';

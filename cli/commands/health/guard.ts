@@ -25,12 +25,8 @@ export async function checkLimits(db: pg.Client): Promise<Finding> {
     unlimited.length && `${unlimited.join(', ')} have no row, so nothing limits them`,
   ].filter(Boolean);
   if (!faults.length) return ok('limits', `Every scope (${SCOPES.join(', ')}) admits signups and is limited.`);
-  return problem(
-    'limits',
-    `In private.signup_limits, ${faults.join('; ')}.`,
-    'Set each scope with npm run waitlist -- limits <scope> --per-10-minutes N --per-day N (a missing row: the ' +
-      'insert in supabase/migrations/*_signup_guard.sql); supabase/security.md gives the shipped values.',
-  );
+  const set = `Set each scope with npm run waitlist -- limits <scope> --per-10-minutes N --per-day N (a missing row: the insert in supabase/migrations/*_signup_guard.sql); supabase/security.md gives the shipped values.`;
+  return problem('limits', `In private.signup_limits, ${faults.join('; ')}.`, set);
 }
 
 export async function checkGuardData(db: pg.Client): Promise<Finding> {
@@ -51,11 +47,7 @@ export async function checkGuardData(db: pg.Client): Promise<Finding> {
     counters && `${plural(counters, 'counter')} in private.signup_counts`,
     secrets && `${plural(secrets, 'secret')} in private.signup_secrets`,
   ];
-  return problem(
-    'guard data',
-    `${kept.filter(Boolean).join(' and ')} outlived ${counters + secrets === 1 ? 'its' : 'their'} slot (the oldest ended ${duration(oldest)} ago): the upkeep job is not ` +
-      "deleting the guard's personal data, as supabase/security.md promises.",
-    'Get waitlist-signup-guard-upkeep running again (its line above), then delete them at once: ' +
-      'select private.forget_expired_signups();',
-  );
+  const outlived = `${kept.filter(Boolean).join(' and ')} outlived ${counters + secrets === 1 ? 'its' : 'their'} slot (the oldest ended ${duration(oldest)} ago): the upkeep job is not deleting the guard's personal data, as supabase/security.md promises.`;
+  const forget = `Get waitlist-signup-guard-upkeep running again (its line above), then delete them at once: select private.forget_expired_signups();`;
+  return problem('guard data', outlived, forget);
 }

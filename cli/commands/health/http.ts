@@ -23,10 +23,7 @@ export function parsed(body: string): unknown {
   }
 }
 
-/**
- * An answer's status and error code (PostgREST's {code, message, …}, Supabase's gateway's
- * {message}), and both with its message as one phrase for the owner.
- */
+/** An answer's status and error code (PostgREST's or the gateway's), and both with its message as one phrase. */
 export function whatItSaid({ status, body }: { status: number; body: string }) {
   const { code, message } = Object(parsed(body)) as { code?: string; message?: string };
   return { status, code, said: [status, code, message && JSON.stringify(message)].filter(Boolean).join(' ') };

@@ -1,10 +1,8 @@
 /**
- * The logging settings of each session that sends addresses, and where each value comes from: the
- * Data API logs in as `authenticator` (the server's value, ALTER ROLE ALL's, the database's, the role's,
- * the role's in this database) and applies each request role's settings of context `user` or that it
- * may SET (PostgREST's queryRoleSettings); the owner's commands log in as `postgres` or DATABASE_URL's
- * role where it may run private.address_hash. A server value the session's own setting hides is
- * taken as PostgreSQL's default.
+ * The logging settings of each session that sends addresses, and where each comes from (the server, ALTER
+ * ROLE ALL, the database, the role, the role in this database): the Data API's login `authenticator` plus
+ * each request role's settings it may apply (PostgREST's queryRoleSettings); the owner's commands as
+ * `postgres` or DATABASE_URL's role. A server value hidden by the session's own is taken as the default.
  */
 import type pg from 'pg';
 
@@ -79,20 +77,14 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
     serverLayer.set(row.name, { name: row.name, value, origin: { layer: 'server' } });
   }
   /** One row of pg_db_role_setting: ALTER ROLE ALL SET (no role, no database), the database's, a role's. */
-  const layer = (role: string | null, inDatabase: boolean): Setting[] =>
-    roles.rows
+  const layer = (role: string | null, inDatabase: boolean): Setting[] => {
+    const everyRole: Origin = inDatabase ? { layer: 'database', database } : { layer: 'all roles' };
+    const origin: Origin =
+      role === null ? everyRole : inDatabase ? { layer: 'role in database', role, database } : { layer: 'role', role };
+    return roles.rows
       .filter((row) => row.role === role && (row.database !== null) === inDatabase)
-      .flatMap((row) =>
-        row.config.map(parseConfig).map(([name, value]): Setting => {
-          if (role === null)
-            return { name, value, origin: inDatabase ? { layer: 'database', database } : { layer: 'all roles' } };
-          return {
-            name,
-            value,
-            origin: inDatabase ? { layer: 'role in database', role, database } : { layer: 'role', role },
-          };
-        }),
-      );
+      .flatMap((row) => row.config.map(parseConfig).map(([name, value]) => ({ name, value, origin })));
+  };
   /** What PostgREST applies of a request role's settings (its role-wide ones only: pg_roles.rolconfig). */
   const perRequest = (role: string): Setting[] =>
     layer(role, false)

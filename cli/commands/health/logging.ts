@@ -1,9 +1,7 @@
 /**
- * Whether the server's log would receive an address: PostgREST sends each signup's body as a query
- * parameter, and erase and suppress send addresses the same way, so a setting that logs statements
- * or refused statements with their parameters, or plans (which show a parameter's value), writes
- * one to the log (supabase/security.md, "Logs"). Each session that sends addresses is read with its
- * own settings (logging-settings.ts); each setting that would log one is named once, with its fix.
+ * Whether the server's log would receive an address: PostgREST, erase and suppress send addresses as query
+ * parameters, so a setting that logs statements (or refused ones) with their parameters, or plans (which
+ * show a parameter's value), writes one there (supabase/security.md, "Logs"). Named once each, with its fix.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from './finding.ts';
@@ -138,16 +136,15 @@ export async function loggingRisks(db: pg.Client | pg.PoolClient): Promise<strin
   });
 }
 
+const RUN_AS_POSTGRES =
+  'Run each statement named as postgres (on Supabase, supautils lets it set these for itself and the API ' +
+  "roles, except pgaudit.log_parameter: ask support); a setting in the server's configuration: Dashboard → " +
+  'Project Settings → Database → configuration, or support; elsewhere ALTER SYSTEM as a superuser, then ' +
+  "select pg_reload_conf(). ALTER ROLE ALL needs a superuser (on Supabase: support). A role's new settings " +
+  'apply from its next login.';
+
 export async function checkLogging(db: pg.Client): Promise<Finding> {
   const risks = await loggingRisks(db);
   if (!risks.length) return ok('logs', 'No logging setting writes an address to the server log.');
-  return problem(
-    'logs',
-    `The server log receives addresses: ${risks.join(' ')}`,
-    'Run each statement named as postgres (on Supabase, supautils lets it set these for itself and the API ' +
-      "roles, except pgaudit.log_parameter: ask support); a setting in the server's configuration: Dashboard → " +
-      'Project Settings → Database → configuration, or support; elsewhere ALTER SYSTEM as a superuser, then ' +
-      "select pg_reload_conf(). ALTER ROLE ALL needs a superuser (on Supabase: support). A role's new settings " +
-      'apply from its next login.',
-  );
+  return problem('logs', `The server log receives addresses: ${risks.join(' ')}`, RUN_AS_POSTGRES);
 }

@@ -1,7 +1,4 @@
-/**
- * The hosted project's settings, as the Management API tells the owner's token: Auth sign-ups off,
- * the Data API exposing `public` alone. https only, but to this machine (SUPABASE_API_URL, a stand-in).
- */
+/** The hosted settings as the Management API tells the owner's token: Auth sign-ups off, the Data API on `public`. */
 import { tokenDestination } from '../../connect/secret-url.ts';
 import { ok, problem, setup, type Finding } from './finding.ts';
 import { parsed, request, whatItSaid } from './http.ts';

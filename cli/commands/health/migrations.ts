@@ -1,7 +1,4 @@
-/**
- * Whether the database has every migration of this clone: the Supabase CLI's history says so, else the
- * objects the files create exist. A database on the chain the baseline replaced is named, with `baseline`.
- */
+/** Whether the database has every migration of this clone: by the CLI's history, else by the objects they create. */
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { APPLY_MIGRATIONS, ok, setup, type Finding } from './finding.ts';
@@ -23,12 +20,9 @@ export const CHAIN_2026_11_26 = [
 const OBJECT =
   /^\s*create\s+(?:or\s+replace\s+)?(table|view|function|sequence)\s+(?:if\s+not\s+exists\s+)?(\w+\.\w+)/gim;
 
+const TO_BASELINE = 'Move it onto the baseline: npm run waitlist -- baseline (docs/operations.md).';
 const onOldChain = (how: string) =>
-  setup(
-    'migrations',
-    `The database is on the migrations this clone's baseline replaced (${how}).`,
-    'Move it onto the baseline: npm run waitlist -- baseline (docs/operations.md).',
-  );
+  setup('migrations', `The database is on the migrations this clone's baseline replaced (${how}).`, TO_BASELINE);
 const notApplied = (files: string[], how: string) =>
   setup('migrations', `Not applied (${how}): ${files.join(', ')}.`, `Apply them from this clone: ${APPLY_MIGRATIONS}`);
 
@@ -42,11 +36,8 @@ async function byHistory(db: pg.Client): Promise<Finding> {
   if (missing.length) return notApplied(missing, 'supabase_migrations.schema_migrations');
   const unknown = [...applied].filter((version) => !MIGRATIONS.some((file) => file.startsWith(`${version}_`)));
   if (unknown.length) {
-    return setup(
-      'migrations',
-      `The database has migrations this clone lacks: ${unknown.join(', ')}.`,
-      'Update this clone (git pull), then check again.',
-    );
+    const lacks = `The database has migrations this clone lacks: ${unknown.join(', ')}.`;
+    return setup('migrations', lacks, 'Update this clone (git pull), then check again.');
   }
   return ok('migrations', `All ${MIGRATIONS.length} applied (supabase_migrations.schema_migrations).`);
 }
@@ -87,11 +78,8 @@ export async function checkMigrations(db: pg.Client): Promise<Finding> {
                     where n.nspname = 'supabase_migrations' and c.relname = 'schema_migrations') as history`,
   );
   if (!rows[0].history) return byObjects(db);
-  try {
-    return await byHistory(db);
-  } catch (error) {
-    // A role that may not read the history table: the objects say the same.
-    if ((error as { code?: string }).code === '42501') return byObjects(db);
-    throw error;
-  }
+  // A role that may not read the history table: the objects say the same.
+  return byHistory(db).catch((error: { code?: string }) =>
+    error.code === '42501' ? byObjects(db) : Promise.reject(error),
+  );
 }

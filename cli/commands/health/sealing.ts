@@ -2,13 +2,8 @@
 import type { Queryable } from '../../connect/queries.ts';
 import { ok, plural, problem, setup, skipped, type Finding } from './finding.ts';
 
-export type SealStatus = {
-  sealing: boolean;
-  stalled: boolean;
-  plaintext: number;
-  unhashed: number;
-  unreadable: number;
-};
+export type SealStatus = Record<'sealing' | 'stalled', boolean> &
+  Record<'plaintext' | 'unhashed' | 'unreadable', number>;
 
 export async function sealStatus(db: Queryable): Promise<SealStatus> {
   const { rows } = await db.query<SealStatus>(
@@ -47,14 +42,9 @@ export async function checkSealing(db: Queryable): Promise<Finding> {
   const faults = [...sealingFaults(await sealStatus(db)), ...(tables.length ? [logged] : [])];
   if (!faults.length)
     return ok('sealing', "Every address sealed; the database holds only the current hour's key in clear, UNLOGGED.");
-  return problem(
-    'sealing',
-    faults.join(' '),
-    faults[0].startsWith('Not sealed')
-      ? 'npm run waitlist -- keys init (docs/operations.md, "Sealing the list").'
-      : 'npm run waitlist -- count seals what waits; for the hour keys, see the waitlist-seal-hour-keys finding; ' +
-          'push the migrations again for a logged table (supabase/README.md).',
-  );
+  const init = 'npm run waitlist -- keys init (docs/operations.md, "Sealing the list").';
+  const seal = `npm run waitlist -- count seals what waits; for the hour keys, see the waitlist-seal-hour-keys finding; push the migrations again for a logged table (supabase/README.md).`;
+  return problem('sealing', faults.join(' '), faults[0].startsWith('Not sealed') ? init : seal);
 }
 
 /** Days after which a holder proves again that the copy they keep opens the list. */
@@ -71,9 +61,7 @@ export async function checkKeyCopies(db: Queryable): Promise<Finding> {
   if (!stale.length) {
     return ok('key copies', `Every holder's stored key (${rows.length}) opened the list within ${RECHECK_DAYS} days.`);
   }
-  return setup(
-    'key copies',
-    `Stored owner keys last proved to open the list: ${stale.map(ago).join(', ')}. A copy that no longer opens it goes unnoticed until the list is lost.`,
-    'Each holder, with the copy they keep: npm run waitlist -- keys check (docs/operations.md, "Sealing the list"); keys holders lists them.',
-  );
+  const proved = `Stored owner keys last proved to open the list: ${stale.map(ago).join(', ')}. A copy that no longer opens it goes unnoticed until the list is lost.`;
+  const check = `Each holder, with the copy they keep: npm run waitlist -- keys check (docs/operations.md, "Sealing the list"); keys holders lists them.`;
+  return setup('key copies', proved, check);
 }

@@ -1,7 +1,4 @@
-/**
- * The build's own public values, which the health check uses as a visitor's browser would:
- * from the environment or .env.local (cli/program.ts loads it; the shell's values win).
- */
+/** The build's public values (environment or .env.local), which health uses as a visitor's browser would. */
 import { publishableKeyOf } from '../../../contracts/publishable-key.ts';
 import { setup, type Finding } from './finding.ts';
 
@@ -23,12 +20,8 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings | F
     ...(unset.length ? [`Not set: ${unset.map(([name]) => name).join(', ')}`] : []),
     ...malformed.map(([name]) => `${name} is not an http(s) URL`),
   ].join('. ');
-  return [
-    setup(
-      'settings',
-      `${says}.`,
-      'Set them to the values the site was built with (.env.example), in the environment or .env.local; ' +
-        'for the scheduled workflow, as repository variables (docs/operations.md, "Is the list taking signups?").',
-    ),
-  ];
+  const fix =
+    'Set them to the values the site was built with (.env.example), in the environment or .env.local; ' +
+    'for the scheduled workflow, as repository variables (docs/operations.md, "Is the list taking signups?").';
+  return [setup('settings', `${says}.`, fix)];
 }

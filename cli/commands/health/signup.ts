@@ -1,7 +1,4 @@
-/**
- * A visitor's whole path, proven in a transaction rolled back: a fresh address inserted as `anon` with
- * PostgREST's headers, then a test key wrapped to the owner key (a signup wraps only for its hour's first).
- */
+/** A visitor's signup as `anon` with PostgREST's headers, and a test wrap to every holder's key, rolled back. */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ok, problem, skipped, type Finding } from './finding.ts';
@@ -18,11 +15,6 @@ const STEPS: [pattern: RegExp, step: string, fix?: string][] = [
     /^(55P03|57014|40P01|40001|53|08)/,
     'a busy database (a wait ran out)',
     'Run health again; if it persists, look at the load in the dashboard.',
-  ],
-  [
-    /^39000/,
-    'the owner key',
-    'private.key_holders holds a key pgcrypto cannot encrypt to: put back the one keys init or keys add installed.',
   ],
   [/^PGRST/, 'the guard', 'See the origins and limits findings.'],
   [/limit_signups|count_signup|counted_signups|network_duplicates|signup_secret/, 'the counters'],
@@ -76,13 +68,8 @@ async function signUp(db: pg.Client, site: string | undefined): Promise<Proof> {
 
 export async function checkSignup(db: pg.Client, site: string | undefined): Promise<Finding> {
   const { rows } = await db.query<{ may: boolean }>(`select pg_has_role('anon', 'member') as may`);
-  if (!rows[0].may) {
-    return skipped(
-      'signup',
-      "DATABASE_URL's role cannot act as anon (the daily check's role may only read): the real signup, rolled " +
-        "back, that proves sealing, the owner key and the counters was not tried. Run health with the owner's DATABASE_URL.",
-    );
-  }
+  const readOnly = `DATABASE_URL's role cannot act as anon (the daily check's role may only read): the real signup, rolled back, that proves sealing, the owner key and the counters was not tried. Run health with the owner's DATABASE_URL.`;
+  if (!rows[0].may) return skipped('signup', readOnly);
   await db.query('begin read write');
   try {
     const proof = await signUp(db, site);
@@ -92,10 +79,10 @@ export async function checkSignup(db: pg.Client, site: string | undefined): Prom
     ].filter(Boolean);
     if (faults.length)
       return problem('signup', `A signup as a visitor went through, but ${faults.join('; ')}.`, REAPPLY);
-    return ok(
-      'signup',
-      `A signup as a visitor was stored${proof.ownerKey ? ", sealed and counted, and every holder's key wraps a test key" : ' and counted (not sealed: no owner key yet)'}; all of it rolled back.`,
-    );
+    const sealed = proof.ownerKey
+      ? ", sealed and counted, and every holder's key wraps a test key"
+      : ' and counted (not sealed: no owner key yet)';
+    return ok('signup', `A signup as a visitor was stored${sealed}; all of it rolled back.`);
   } catch (error) {
     const { step, fix } = failedStep(error as DatabaseError);
     return problem('signup', `A signup as a visitor fails at ${step}: ${said(error as DatabaseError)}.`, fix);

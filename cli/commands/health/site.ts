@@ -16,18 +16,13 @@ const HEADER_FIX = "Deploy the build's header file with the site (_headers, or n
 function cspFinding(policy: string, settings: Settings): Finding {
   const found = directives(policy);
   const sources = found.get('connect-src') ?? found.get('default-src') ?? ['*'];
-  if (!sources.includes('*') && !sources.some((source) => source.replace(/\/$/, '') === settings.api)) {
-    return problem(
-      'CSP',
-      `The deployed page may only call ${sources.join(' ')} (connect-src), not ${settings.api}: it was built for ` +
-        'another Supabase project, so its signups fail or go elsewhere.',
-      `Build the site with VITE_SUPABASE_URL=${settings.api} and redeploy it (or correct VITE_SUPABASE_URL here).`,
-    );
-  }
+  const elsewhere = `The deployed page may only call ${sources.join(' ')} (connect-src), not ${settings.api}: it was built for another Supabase project, so its signups fail or go elsewhere.`;
+  const rebuild = `Build the site with VITE_SUPABASE_URL=${settings.api} and redeploy it (or correct VITE_SUPABASE_URL here).`;
+  if (!sources.includes('*') && !sources.some((source) => source.replace(/\/$/, '') === settings.api))
+    return problem('CSP', elsewhere, rebuild);
   const weak = cspWeaknesses(policy, [settings.site, settings.api]);
-  if (weak.length) {
-    return problem('CSP', `The deployed policy is weaker than the build's: ${weak.join('; ')}.`, HEADER_FIX);
-  }
+  const weaker = `The deployed policy is weaker than the build's: ${weak.join('; ')}.`;
+  if (weak.length) return problem('CSP', weaker, HEADER_FIX);
   return ok(
     'CSP',
     `The page may call ${settings.api} and its own origin alone, and runs only its own files and hashes.`,

@@ -1,7 +1,4 @@
-/**
- * `keys check`: proves that a stored copy of a holder's key opens the list (every hour key wrapped to
- * it unwrapped, the first seal of each opened, no address shown) and records when it last did.
- */
+/** `keys check`: a stored key unwraps every hour key and opens the first seal of each (none shown); recorded. */
 import { withDatabase } from '../../connect/database.ts';
 import { notWrappedTo, openerFor, wrappedKeys } from '../../seal/open.ts';
 import { unprotected } from '../../seal/owner-key.ts';

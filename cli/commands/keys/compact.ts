@@ -1,7 +1,4 @@
-/**
- * What follows sealing (`keys init`), and `keys compact`, which does it again (safely, as often as
- * needed): every address sealed, no old row version or column sample keeps one; what is left, said.
- */
+/** What follows sealing, and `keys compact`, which redoes it: no old row version or sample keeps an address. */
 import type pg from 'pg';
 import { withDatabase } from '../../connect/database.ts';
 import { sealStored } from './install.ts';

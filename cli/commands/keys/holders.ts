@@ -1,7 +1,4 @@
-/**
- * The list's key holders: each hour key is wrapped to every one, so any one of them opens the list.
- * `keys add` wraps every past hour key to a new holder's public key; `keys remove` takes one away.
- */
+/** The key holders: every hour key is wrapped to each, so any one opens the list (`keys add`, `keys remove`). */
 import { dirname } from 'node:path';
 import type pg from 'pg';
 import { withDatabase } from '../../connect/database.ts';
@@ -16,7 +13,7 @@ const NOT_SEALED = 'The list is not sealed yet: npm run waitlist -- keys init.';
 
 type PublicKey = { bytes: Buffer; fingerprint: string };
 
-/** A holder's public key as the database keeps it (binary), and its primary key's fingerprint; refused unless pgcrypto can wrap to it. */
+/** A holder's public key as the database keeps it (binary), and its primary key's fingerprint; refused unless RSA (pgcrypto wraps to it). */
 async function publicKeyIn(file: string): Promise<PublicKey> {
   const text = readText(file, '--public-key');
   const leaked = `${file} holds a private key. Ask the holder for the public key only (gpg --export --armor), and `;
@@ -27,9 +24,8 @@ async function publicKeyIn(file: string): Promise<PublicKey> {
   });
   const encryption = await key.getEncryptionKey().catch(() => null);
   const { algorithm, bits = 0 } = encryption?.getAlgorithmInfo() ?? {};
-  if (!algorithm?.startsWith('rsa') || bits < RSA_BITS) {
-    throw new UsageError(`${file} has no RSA encryption key of ${RSA_BITS} bits or more (pgcrypto wraps to RSA only).`);
-  }
+  const weak = `${file} has no RSA encryption key of ${RSA_BITS} bits or more (pgcrypto wraps to RSA only).`;
+  if (!algorithm?.startsWith('rsa') || bits < RSA_BITS) throw new UsageError(weak);
   return { bytes: Buffer.from(key.write()), fingerprint: key.getFingerprint().toUpperCase() };
 }
 
@@ -87,7 +83,6 @@ export async function add({ publicKey: file }: { publicKey: string }): Promise<v
   await withDatabase(async (db) => {
     const opener = await openerFor(db, 'keys add (it wraps every hour key to the new holder)');
     if (!opener) throw new UsageError(NOT_SEALED);
-    await db.query('select extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), $1)', [key.bytes]);
     // From this commit on, every new hour key is wrapped to the new holder too.
     const { id, keyId, held } = await holderOf(db, key);
     const holder = { id, publicKey: key.bytes };
@@ -106,9 +101,8 @@ export async function add({ publicKey: file }: { publicKey: string }): Promise<v
 }
 
 /**
- * `keys remove`: every row of the key goes, and the clear hour keys (past hours' tables truncated at
- * once unless a signup holds one; the current hour's, truncated within a minute of its end): the key
- * opens nothing sealed after it returns; the other holders keep the whole list.
+ * `keys remove`: every row of the key goes, and the clear hour keys (past hours' at once, the current hour's within a
+ * minute of its end): the key opens nothing sealed after; the others keep the list.
  */
 export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise<void> {
   await withDatabase(async (db) => {

@@ -1,7 +1,4 @@
-/**
- * `keys init`: the owner's public key goes in only once the private key, as saved, opened a test
- * key the database wrapped to it; in the same transaction the stored rows are sealed in Node.
- */
+/** `keys init`: the public key goes in once the saved private key opened a test wrap; the stored rows sealed then. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { longQuery } from '../../connect/database.ts';

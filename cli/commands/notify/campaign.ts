@@ -1,9 +1,8 @@
 /**
- * A campaign's letter (private.notify_campaigns), recorded at its first real send: the sender, the
- * reply address, the subject, and each body's file and sha256 digest. A later run needs only
- * --campaign; a changed letter is refused once the campaign has sent to anyone.
+ * A campaign's letter (private.notify_campaigns), recorded at its first real send: sender, reply address, subject, each
+ * body's file and sha256. A later run needs only --campaign; once sent, a changed letter is refused.
  */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { resolve } from 'node:path';
 import type { Queryable } from '../../connect/queries.ts';
 import { UsageError } from '../../terminal/terminal.ts';
@@ -14,10 +13,7 @@ export type Recorded = { from: string; replyTo: string; subject: string; text: B
 export type Stored = { letter?: Recorded; sent: number };
 type Given = Partial<LetterOptions> & { campaign: string };
 
-const body = (file: string, text: string): Body => ({
-  file: resolve(file),
-  sha256: createHash('sha256').update(text).digest('hex'),
-});
+const body = (file: string, text: string): Body => ({ file: resolve(file), sha256: hash('sha256', text) });
 
 /** The recorded letter, and how many messages the campaign has given the SMTP server. */
 export async function storedLetter(db: Queryable, campaign: string): Promise<Stored> {
@@ -44,14 +40,8 @@ export function letterOptions(given: Given, recorded?: Recorded): LetterOptions 
 
 export function recordOf(letter: Letter, files: LetterOptions): Recorded {
   const html = letter.html && files.html ? { html: body(files.html, letter.html) } : {};
-  const { subject } = letter;
-  return {
-    from: shown(letter.from),
-    replyTo: shown(letter.replyTo),
-    subject,
-    text: body(files.text, letter.text),
-    ...html,
-  };
+  const text = body(files.text, letter.text);
+  return { from: shown(letter.from), replyTo: shown(letter.replyTo), subject: letter.subject, text, ...html };
 }
 
 /** What differs between two letters, in the owner's words. */

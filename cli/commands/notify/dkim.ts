@@ -1,7 +1,4 @@
-/**
- * DKIM signing with nodemailer's signer, the key from --dkim-key or DKIM_PRIVATE_KEY (never printed),
- * over the headers a receiver judges the message by, the one-click pair among them (RFC 8058).
- */
+/** DKIM signing with nodemailer's signer, the key from --dkim-key or DKIM_PRIVATE_KEY (never printed). */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readText, UsageError } from '../../terminal/terminal.ts';
 

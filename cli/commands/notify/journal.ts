@@ -1,7 +1,6 @@
 /**
- * The send journal (private.notify_journal): one row per campaign and address hash. A row is
- * 'sending' only while the SMTP server has the message and its answer is not recorded (a run that
- * dies then leaves it uncertain); one waiting to be tried again is 'pending'.
+ * The send journal (private.notify_journal), a row per campaign and address hash: 'sending' only while the SMTP server
+ * holds the message unanswered (a run that dies leaves it uncertain); 'pending' to try again.
  */
 import { longQuery } from '../../connect/database.ts';
 import type { Queryable } from '../../connect/queries.ts';

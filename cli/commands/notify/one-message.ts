@@ -36,9 +36,8 @@ async function oursOrFree(file: string): Promise<boolean> {
 }
 
 /**
- * The message as nodemailer renders it for sending, unsigned, as a page: its headers, its text
- * part, its HTML part in a sandboxed frame (no script runs). Over an earlier preview, never over
- * another file (it may be the letter itself) unless `force`.
+ * The message as nodemailer renders it, unsigned, as a page (headers, text, HTML in a sandboxed frame); over an earlier
+ * preview, never over another file (it may be the letter itself) unless `force`.
  */
 export async function preview(letter: Letter, urls: Unsubscribing, file: string, force?: boolean): Promise<void> {
   const mail = message(letter, 'recipient@example.com', testLinks(urls));

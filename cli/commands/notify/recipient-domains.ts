@@ -1,11 +1,10 @@
 /**
- * Whether the recipients' domains take mail, each distinct domain resolved once before a send: MX,
- * else an address record (RFC 5321 §5.1: the domain itself is the mail server); a null MX (RFC
- * 7505: MX "."), or neither record, is undeliverable. A domain that does not answer in time is
- * unknown, and sent to. Throwaway domains from mailchecker's list (the version package.json pins).
+ * Whether the recipients' domains take mail: MX, else an address record (RFC 5321 §5.1); a null MX (RFC 7505) or
+ * neither is undeliverable; no answer in time is unknown, and sent to. Throwaway: mailchecker's list.
  */
+import { setTimeout as delay } from 'node:timers/promises';
 import mailchecker from 'mailchecker';
-import { lookup } from './sender-domain.ts';
+import { lookup, type Lookup } from './dns.ts';
 
 export type Verdict = 'deliverable' | 'no mail server' | 'null MX' | 'throwaway' | 'unknown';
 /** Left out with --skip-undeliverable. */
@@ -20,7 +19,7 @@ const throwaways = mailchecker.blacklist();
 const throwaway = (domain: string) =>
   domain.split('.').some((_, i, labels) => throwaways.has(labels.slice(i).join('.')));
 
-async function judge(dns: ReturnType<typeof lookup>, domain: string): Promise<Verdict> {
+async function judge(dns: Lookup, domain: string): Promise<Verdict> {
   if (throwaway(domain)) return 'throwaway';
   const mx = await dns.mx(domain);
   if (mx !== 'none' && mx.length)
@@ -36,11 +35,8 @@ export async function judgeDomains(domains: string[], server?: string): Promise<
   const todo = [...domains];
   const worker = async () => {
     for (let domain = todo.pop(); domain !== undefined; domain = todo.pop()) {
-      let timer: NodeJS.Timeout | undefined;
-      const late = new Promise<Verdict>((resolve) => (timer = setTimeout(() => resolve('unknown'), DOMAIN_BUDGET_MS)));
-      const verdict = await Promise.race([judge(dns, domain).catch((): Verdict => 'unknown'), late]);
-      clearTimeout(timer);
-      verdicts.set(domain, verdict);
+      const late = delay(DOMAIN_BUDGET_MS, 'unknown' as const, { ref: false }); // keeps no run waiting
+      verdicts.set(domain, await Promise.race([judge(dns, domain).catch((): Verdict => 'unknown'), late]));
     }
   };
   try {

@@ -1,23 +1,13 @@
 /**
- * What an SMTP server's answer means for one address. A permanent refusal is the recipient's only
- * when its enhanced status code (RFC 3463) says the mailbox or its domain does not take mail;
- * any other (the sender, the message, policy, routing, a full mailbox, no enhanced code) leaves
- * the address to send later.
- */
-
-/**
- * `bounced`: the recipient's mailbox refused for good (on the do-not-email list). `refused`: the
- * server refused the sender or the message, not the address (left to send). `temporary`: 4xx or no
- * connection (tried again). `uncertain`: lost mid-message. `fatal`: the server cannot be used.
+ * What an SMTP server's answer means for one address. `bounced`: refused for good, its enhanced status
+ * code (RFC 3463) saying the mailbox or its domain takes no mail (on the do-not-email list). `refused`: any
+ * other permanent refusal (the sender, the message, policy, routing, a full mailbox, no enhanced code: left
+ * to send). `temporary`: 4xx or no connection (tried again). `uncertain`: lost mid-message. `fatal`: the
+ * server cannot be used.
  */
 export type Refusal = 'temporary' | 'bounced' | 'refused' | 'uncertain' | 'fatal';
-type SmtpError = {
-  code?: string;
-  originalCode?: string;
+type SmtpError = Partial<Record<'code' | 'originalCode' | 'timeoutType' | 'response' | 'command', string>> & {
   responseCode?: number;
-  timeoutType?: string;
-  response?: string;
-  command?: string;
 };
 
 /**

@@ -9,23 +9,13 @@ import { nameJunk } from './junk.ts';
 import type { Sending } from './one-message.ts';
 import { remember, sameLetter, storedLetter, type Recorded } from './campaign.ts';
 import { domainOf, shown } from './letter.ts';
-import { preflight, type PreflightOptions } from './sender-domain.ts';
-import { sendAll } from './send.ts';
+import { preflight, type PreflightOptions } from './preflight.ts';
+import { sendAll, type SendOptions } from './send.ts';
 import { outcome, printSummary, summarize } from './summary.ts';
 import { checkSmtp, smtpTransport } from './smtp.ts';
 
-export type RunOptions = PreflightOptions & {
-  campaign: string;
-  connections: number;
-  rate?: number;
-  limit?: number;
-  retries: number;
-  backoff: number;
-  resendUncertain?: boolean;
-  skipUndeliverable?: boolean;
-  yes?: boolean;
-  json?: boolean;
-};
+type Flags = { resendUncertain?: boolean; skipUndeliverable?: boolean; yes?: boolean; json?: boolean };
+export type RunOptions = PreflightOptions & SendOptions & Flags & { limit?: number };
 
 async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener: Opener | null): Promise<number> {
   await keySignups(db);
@@ -42,9 +32,8 @@ async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener
 }
 
 /**
- * Under `npm run waitlist`, one press of Ctrl-C can reach this process twice (the terminal signals
- * npm and this process, and npm passes its SIGINT on), within milliseconds: a SIGINT this soon
- * after the first is the same press.
+ * Under `npm run waitlist` one Ctrl-C can reach this process twice within milliseconds (the terminal signals npm and
+ * this process, and npm passes it on): a SIGINT this soon is the same press.
  */
 export const SAME_PRESS_MS = 200;
 
@@ -99,7 +88,7 @@ export async function run(options: RunOptions, sending: Sending, record: Recorde
     await remember(lock, options.campaign, record);
     const bar = progress('notify', n, Math.max(100, Math.ceil(n / 20)));
     const interrupt = ctrlC();
-    const plan = { ...options, letter, oneClick, opener, transport, db, limit: n, backoffMs: options.backoff };
+    const plan = { ...options, letter, oneClick, opener, transport, db, limit: n };
     const done = await sendAll({ ...plan, progress: bar, stopping: interrupt.stopping }).finally(() => bar.stop());
     const summary = await summarize(db, options.campaign, done.sent);
     interrupt.release();

@@ -10,21 +10,15 @@ import { cause, detail, refusal, reply } from './refusal.ts';
 import { deliverableAsStored, message } from './smtp.ts';
 import { unsubscribeLinks, type OneClick } from './unsubscribe.ts';
 
-export type SendPlan = {
-  campaign: string;
+/** As notify's options say: rate (none: as fast as the server answers), retries waiting backoff ms, then twice as long. */
+export type SendOptions = { campaign: string; connections: number; rate?: number; retries: number; backoff: number };
+type SendPlan = SendOptions & {
   letter: Letter;
   oneClick: OneClick;
   opener: Opener | null; // null before `keys init`
   transport: Transporter;
   db: pg.Pool;
-  connections: number;
-  /** Messages per second at most (the provider's limit); none: as fast as the server answers. */
-  rate?: number;
-  /** Addresses this run takes at most (--limit). */
-  limit: number;
-  /** Attempts after a temporary refusal, waiting backoffMs, then twice as long each time. */
-  retries: number;
-  backoffMs: number;
+  limit: number; // addresses this run takes at most
   progress: Progress;
   /** Aborted by the first Ctrl-C: no new address is taken, waits end, messages in flight finish. */
   stopping: AbortSignal;
@@ -87,7 +81,7 @@ export async function sendAll(plan: SendPlan) {
         await record(plan.db, plan.campaign, hash, 'pending', detail(error));
         if (kind === 'fatal') stop = new Error(`SMTP: ${reply(error)}`);
         if (kind === 'fatal' || attempt >= plan.retries) return void (done.deferred += 1);
-        const waited = await delay(plan.backoffMs * 2 ** attempt, true, { signal: plan.stopping }).catch(() => false);
+        const waited = await delay(plan.backoff * 2 ** attempt, true, { signal: plan.stopping }).catch(() => false);
         if (!waited || stop) return void (done.deferred += 1);
         // Taken again before it leaves `resting`. A claim that finds it gone (another sender's claim
         // read `resting` before it rested, or it was erased) gives its share of --limit back, as a

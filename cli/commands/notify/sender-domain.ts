@@ -1,54 +1,12 @@
-/**
- * The From domain's DNS, checked before the first message: SPF, DMARC (aligned with From), the DKIM key,
- * MX; and the refusal above 5,000 recipients without all three (Gmail, Yahoo and Outlook.com's rule).
- */
-import { Resolver } from 'node:dns/promises';
-import { isIP } from 'node:net';
-import { InvalidArgumentError } from 'commander';
+/** The From domain's DNS, as receivers judge it: SPF, DMARC (aligned with From), the DKIM key, MX. */
 import { getDomain } from 'tldts';
-import { EXIT, say, UsageError } from '../../terminal/terminal.ts';
+import { say } from '../../terminal/terminal.ts';
 import { publicKeyOf } from './dkim.ts';
+import { lookup, type Lookup } from './dns.ts';
 
-// The DNS lookups, through the system's resolvers or --dns-server: each query bounded, all of them too.
+/** Each query bounded, all of them together too. */
 const QUERY_TIMEOUT_MS = 2_000;
-export const LOOKUP_BUDGET_MS = 10_000;
-
-/** servers: which resolver answered, for the report ("127.0.0.1:53"). */
-export type Lookup = { servers: string; txt: Query; mx: Query; addresses: Query; cancel(): void };
-type Query = (name: string) => Promise<string[] | 'none'>;
-
-/** commander's parser for --dns-server: `127.0.0.1`, `127.0.0.1:5353` or `[::1]:5353`. */
-export function dnsServer(value: string): string {
-  const bare = value.replace(/^\[(.*)\](?::\d+)?$/, '$1').replace(/^([^:]+):\d+$/, '$1');
-  if (!isIP(bare))
-    throw new InvalidArgumentError(`not an IP address (with an optional :port): ${JSON.stringify(value)}`);
-  return value;
-}
-
-/** No such name or no such record: the record is missing. Anything else: the lookup failed. */
-const ABSENT = new Set(['ENOTFOUND', 'ENODATA']);
-
-export function lookup(server: string | undefined, timeout = QUERY_TIMEOUT_MS): Lookup {
-  const resolver = new Resolver({ timeout, tries: 2 });
-  if (server) resolver.setServers([server]);
-  const absentOr = async <T>(query: Promise<T>): Promise<T | 'none'> =>
-    query.catch((error: NodeJS.ErrnoException) => {
-      if (ABSENT.has(error.code ?? '')) return 'none';
-      throw new Error(`${error.code ?? 'error'} from ${resolver.getServers().join(', ')}`);
-    });
-  return {
-    servers: resolver.getServers().join(', ') || '(none configured)',
-    txt: (name) => absentOr(resolver.resolveTxt(name).then((records) => records.map((parts) => parts.join('')))),
-    mx: (name) => absentOr(resolver.resolveMx(name).then((records) => records.map((r) => r.exchange))),
-    addresses: async (name) => {
-      const v4 = await absentOr(resolver.resolve4(name));
-      return v4 === 'none' ? absentOr(resolver.resolve6(name)) : v4;
-    },
-    cancel: () => resolver.cancel(),
-  };
-}
-
-export const BULK_SENDER = 5_000;
+const LOOKUP_BUDGET_MS = 10_000;
 
 type RecordName = 'SPF' | 'DMARC' | 'DKIM' | 'MX';
 /** publish: the value of the record that fixes a fault, where the check knows it (SPF, its provider named). */
@@ -104,24 +62,23 @@ async function spf(dns: Lookup, domain: string, include?: string): Promise<Domai
 
 /** The DMARC record of the domain, or of its organisational domain (by the public suffix list) when it has none. */
 async function dmarc(dns: Lookup, domain: string, signing: Signing): Promise<DomainCheck> {
-  const candidates = [domain, getDomain(domain) ?? domain].filter((d, i, all) => all.indexOf(d) === i);
-  for (const at of candidates) {
+  for (const at of new Set([domain, getDomain(domain) ?? domain])) {
     const found = await dns.txt(`_dmarc.${at}`);
     const record = found === 'none' ? undefined : found.find((r) => /^v=DMARC1\s*(;|$)/i.test(r));
     if (!record) continue;
+    const tag = tags(record);
     const invalid = `The DMARC record at _dmarc.${at} has no valid p= policy.`;
-    const valid = ['none', 'quarantine', 'reject'].includes(tags(record).get('p')?.toLowerCase() ?? '');
-    if (!valid) return fault('DMARC', invalid, 'Give it p=none (or quarantine, reject).');
+    if (!['none', 'quarantine', 'reject'].includes(tag.get('p')?.toLowerCase() ?? ''))
+      return fault('DMARC', invalid, 'Give it p=none (or quarantine, reject).');
     // notify's envelope sender is the From address (SPF aligned) and it signs as d=<From domain> (DKIM aligned).
-    const strictSub = at !== domain && (tags(record).get('aspf') === 's' || tags(record).get('adkim') === 's');
-    const aligned = strictSub
-      ? ' Strict alignment (aspf/adkim=s) applies to the organisational domain: the envelope sender and signature use ' +
-        `${domain}, which it does not match.`
-      : ` Aligned with From: the envelope sender is the From address${signing.privateKey ? ` and the signature is d=${domain}` : ''}.`;
-    const says = `_dmarc.${at}: ${record}.${aligned}`;
-    return strictSub
-      ? fault('DMARC', says, `Add a TXT record at _dmarc.${domain}: "v=DMARC1; p=none".`)
-      : ok('DMARC', says);
+    if (at !== domain && (tag.get('aspf') === 's' || tag.get('adkim') === 's')) {
+      const strict =
+        `_dmarc.${at}: ${record}. Strict alignment (aspf/adkim=s) applies to the organisational domain: the ` +
+        `envelope sender and signature use ${domain}, which it does not match.`;
+      return fault('DMARC', strict, `Add a TXT record at _dmarc.${domain}: "v=DMARC1; p=none".`);
+    }
+    const signed = signing.privateKey ? ` and the signature is d=${domain}` : '';
+    return ok('DMARC', `_dmarc.${at}: ${record}. Aligned with From: the envelope sender is the From address${signed}.`);
   }
   const add = `Add a TXT record at _dmarc.${domain}: "${dmarcRecord(domain)}" (p=none is enough to start).`;
   return fault('DMARC', `No DMARC record at _dmarc.${domain}.`, add);
@@ -154,13 +111,8 @@ async function mx(dns: Lookup, domain: string): Promise<DomainCheck> {
 }
 
 /** Every check; a lookup that fails or runs out of time is a fault that says so. */
-export async function checkSenderDomain(
-  domain: string,
-  signing: Signing,
-  dnsServer?: string,
-  spfInclude?: string,
-): Promise<SenderDomain> {
-  const dns = lookup(dnsServer);
+export async function checkSenderDomain(domain: string, signing: Signing, dnsServer?: string, spfInclude?: string) {
+  const dns = lookup(dnsServer, QUERY_TIMEOUT_MS);
   const timer = setTimeout(() => dns.cancel(), LOOKUP_BUDGET_MS);
   const guarded = async (record: RecordName, check: () => Promise<DomainCheck>) =>
     check().catch((error: Error) =>
@@ -173,26 +125,10 @@ export async function checkSenderDomain(
       guarded('DMARC', () => dmarc(dns, domain, signing)),
       guarded('MX', () => mx(dns, domain)),
     ]);
-    return { domain, servers: dns.servers, checks };
+    return { domain, servers: dns.servers, checks } satisfies SenderDomain;
   } finally {
     clearTimeout(timer);
   }
-}
-
-/** Gmail's, Yahoo's and Outlook.com's rule for 5,000 messages a day and more. */
-export const bulkReady = (result: SenderDomain) =>
-  ['SPF', 'DKIM', 'DMARC'].every((record) => result.checks.find((c) => c.record === record)?.ok);
-
-export const OVERRIDE = '--despite-sender-domain';
-
-export type PreflightOptions = { dnsServer?: string; despiteSenderDomain?: boolean };
-
-/** `waitlist domain`: every check reported, exit 1 when one fails. */
-export async function reportSenderDomain(domain: string, signing: Signing, server?: string, spfInclude?: string) {
-  const result = await checkSenderDomain(domain, signing, server, spfInclude);
-  printSenderDomain(result);
-  process.exitCode = result.checks.every((c) => c.ok) ? EXIT.ok : EXIT.failed;
-  return result;
 }
 
 export function printSenderDomain(result: SenderDomain): void {
@@ -201,26 +137,4 @@ export function printSenderDomain(result: SenderDomain): void {
     say(`  ${check.ok ? 'ok     ' : 'MISSING'} ${check.record}: ${check.says}`);
     if (check.fix) say(`          Fix: ${check.fix}`);
   }
-}
-
-/** Checks and reports; above BULK_SENDER recipients refuses without SPF, DKIM and DMARC (unless OVERRIDE), else warns. */
-export async function preflight(domain: string, signing: Signing, options: PreflightOptions, recipients: number) {
-  const result = await checkSenderDomain(domain, signing, options.dnsServer);
-  printSenderDomain(result);
-  if (bulkReady(result)) return result;
-  const missing = result.checks.filter((c) => !c.ok && c.record !== 'MX').map((c) => c.record);
-  const rule =
-    `From ${BULK_SENDER.toLocaleString('en')} messages a day, Gmail, Yahoo and Outlook.com require SPF, DKIM and ` +
-    `DMARC aligned with From (missing: ${missing.join(', ')}).`;
-  if (recipients <= BULK_SENDER) {
-    say(`Warning: ${rule} Below that, messages without them are more likely to land in spam.`);
-  } else if (options.despiteSenderDomain) {
-    say(`Warning: ${rule} Sending to ${recipients} anyway (${OVERRIDE}).`);
-  } else {
-    throw new UsageError(
-      `Not sending to ${recipients} addresses: ${rule} Add the records above, send in stages with --limit, ` +
-        `or send anyway with ${OVERRIDE}. Nothing was sent.`,
-    );
-  }
-  return result;
 }

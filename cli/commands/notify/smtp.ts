@@ -1,7 +1,4 @@
-/**
- * The SMTP side of notify: SMTP_URL's server over verified TLS (smtps://, or smtp:// with STARTTLS
- * required; plain only to this machine), one message per recipient.
- */
+/** notify's SMTP side: SMTP_URL over verified TLS (STARTTLS required; plain only to this machine). */
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
 import { skippingTlsVerify } from '../../connect/database.ts';
@@ -50,13 +47,11 @@ function unusable(error: unknown): string {
 
 /** Connects and logs in once, before anything is marked: a server that cannot be used stops here. */
 export async function checkSmtp(transport: Transporter): Promise<void> {
-  try {
-    await transport.verify();
-  } catch (error) {
+  await transport.verify().catch((error: unknown) => {
     throw new Error(`The SMTP server of SMTP_URL cannot be used: ${unusable(error)}. Nothing was sent.`, {
       cause: error,
     });
-  }
+  });
 }
 
 export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
@@ -71,10 +66,9 @@ function withFooter(letter: Letter, page: string) {
 }
 
 /**
- * One recipient alone in To. Unsubscribing: the one-click link first (RFC 8058: the provider POSTs
- * to it), a reply to the reply address second; the site's page in the body. The address goes as an
- * object: a string would be parsed as a list ("a,b@example.com" is two), an object is quoted for
- * SMTP as needed ("a,b"@example.com). nodemailer adds Date and a Message-ID on From's domain.
+ * One recipient alone in To. List-Unsubscribe: the one-click link (RFC 8058), then a reply to the reply address; the
+ * site's page in the body. The address goes as an object: a string would be parsed as a list ("a,b@example.com" is
+ * two), an object is quoted as needed.
  */
 export function message(letter: Letter, to: string, links: Links) {
   const recipient = { name: '', address: to };
@@ -94,9 +88,7 @@ export function message(letter: Letter, to: string, links: Links) {
 }
 
 /**
- * Whether the mailer delivers to exactly the address as stored. Nodemailer drops `<` and `>`
- * (and control characters, which the database refuses) from an address, so `<a@b.example>` and
- * `a@b.example>` reach a@b.example: a stored variant would be a second message to one person,
- * past erasure and suppression.
+ * Whether the mailer delivers to the address as stored: nodemailer drops `<` and `>`, so `<a@b.example>` would be a
+ * second message to a@b.example, past erasure and suppression.
  */
 export const deliverableAsStored = (address: string) => !/[<>]/.test(address);

@@ -4,14 +4,7 @@ import type { Queryable } from '../../connect/queries.ts';
 import { EXIT, say } from '../../terminal/terminal.ts';
 import { failures } from './journal.ts';
 
-type Parts = {
-  onTheList: number;
-  sent: number;
-  skipped: number;
-  failed: number;
-  uncertain: number;
-  leftToSend: number;
-};
+type Parts = Record<'onTheList' | 'sent' | 'skipped' | 'failed' | 'uncertain' | 'leftToSend', number>;
 export type Summary = Parts & { campaign: string; sentNow: number; failures: { detail: string; n: number }[] };
 
 /** A signup without a journal row is skipped when it may not be emailed, else left to send (the next run queues it). */

@@ -1,7 +1,6 @@
 /**
- * A message's two unsubscribe links, one token (the address hash, signed with UNSUBSCRIBE_SECRET, which the
- * function holds too): the function's URL in List-Unsubscribe for the provider's one-click POST, and the
- * site's /unsubscribe page in the body, the token in the fragment, which no host's log sees.
+ * A message's two unsubscribe links, one token (the address hash signed with UNSUBSCRIBE_SECRET): the function's URL in
+ * List-Unsubscribe (one-click POST), and the site's page in the body, the token in the fragment no log sees.
  */
 import { makeToken, unsubscribeKey, SECRET_MIN_LENGTH, TEST_TOKEN } from '../../../contracts/unsubscribe-token.ts';
 import { hostOf, isLoopback } from '../../connect/secret-url.ts';

@@ -1,7 +1,4 @@
-/**
- * setup's Cloudflare steps: the Pages project first (the site's address is Cloudflare's answer, which
- * every later step and the build use), a custom domain, and last the site built and uploaded.
- */
+/** setup's Cloudflare steps: the Pages project first (its address is Cloudflare's answer), a domain, the site. */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import {

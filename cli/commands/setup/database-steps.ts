@@ -1,7 +1,4 @@
-/**
- * setup's database steps: the migrations, the unsubscribe signing key, the allowed origins, the owner
- * key and the login roles, each kept in the project so that another machine finds them again.
- */
+/** setup's database steps, each kept in the project so that another machine finds it again. */
 import { randomBytes } from 'node:crypto';
 import { cliTarget } from '../../connect/tools.ts';
 import { addOrigin, allowedOrigins, removeOrigin } from '../../list/guard.ts';

@@ -10,10 +10,7 @@ export const ENV_FILE = '.env.local';
 export const envFileValues = (file = ENV_FILE): Record<string, string> =>
   existsSync(file) ? (parseEnv(readFileSync(file, 'utf8')) as Record<string, string>) : {};
 
-/**
- * Sets `values` in .env.local and in this process's environment: written to a new file of mode 0600
- * beside it, then renamed over it, so no moment and no crash leaves them readable by others.
- */
+/** Sets `values` in .env.local and this process's environment: a new 0600 file, renamed over the old. */
 export function mergeEnvFile(values: Record<string, string>, file = ENV_FILE): void {
   const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
   if (lines.at(-1) === '') lines.pop();

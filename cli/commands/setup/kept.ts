@@ -1,7 +1,4 @@
-/**
- * private.setup_secrets: what setup finds again on any machine (the signing key of unsubscribe links,
- * the login roles' passwords, the origins it allowed), readable by the owner's database role alone.
- */
+/** private.setup_secrets: what setup finds again on any machine; the owner's database role alone reads it. */
 import type { Queryable } from '../../connect/queries.ts';
 
 export type KeptName = 'unsubscribe_secret' | 'waitlist_unsubscribe' | 'waitlist_health' | 'site_origins';

@@ -1,8 +1,6 @@
 /**
- * setup's last word: `health --json` in a child process (a real signup from the site's origin, rolled
- * back, and the live page fetched), told as a verdict. Every finding that is not ok is printed; the verdict
- * leaves out the key copies' (the owner's next step, which setup names) and the pg_cron jobs' (the
- * upkeep of a list, not a join: a job the migrations scheduled a minute ago may not have run yet).
+ * setup's last word: `health --json` in a child process, a verdict without the key copies (the owner's next step, named
+ * by setup) and the pg_cron jobs (one scheduled a minute ago may not have run yet).
  */
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';

@@ -1,8 +1,6 @@
 /**
- * The login roles setup gives a generated password, sent only as a SCRAM verifier: waitlist_unsubscribe
- * (the function's) and waitlist_health (the daily check's: read-only, nothing personal). The password is
- * kept in private.setup_secrets in the same transaction that sets it, so another machine finds it again
- * and the copies elsewhere (the function's secret, the daily check's) stay valid.
+ * The login roles setup gives a generated password, sent only as a SCRAM verifier: waitlist_unsubscribe and
+ * waitlist_health (read-only). Kept in private.setup_secrets as it is set: copies elsewhere stay valid.
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';

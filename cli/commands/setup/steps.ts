@@ -1,7 +1,4 @@
-/**
- * setup's steps, in order. Each checks its state (`done`), else makes it so (`change`). The Pages project
- * comes first: the site's address is Cloudflare's answer, which every later step and the build use.
- */
+/** setup's steps in order; the Pages project first: the site's address is Cloudflare's answer. */
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { supabaseCli } from '../../connect/tools.ts';
