@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SUPERUSER } from '../harness/cluster';
-import { connect } from '../harness/database';
+import { connect, createEmptyDatabase } from '../harness/database';
 import { migrate } from '../harness/migrations';
 import { useDatabase } from './use-database';
 import { sharedDatabase } from './shared-server';
@@ -103,16 +103,9 @@ describe('retention of the abuse guard counters', () => {
   });
 
   it('applies every migration where pg_cron cannot be enabled, warning that nothing schedules the cleanup', async () => {
-    const info = sharedDatabase();
-    const admin = await connect({ ...info, database: 'postgres' }, SUPERUSER);
-    try {
-      await admin.query('drop database if exists waitlist_without_cron');
-      await admin.query(`create database waitlist_without_cron owner postgres template template0 encoding 'UTF8'`);
-    } finally {
-      await admin.end();
-    }
-    const other = { ...info, database: 'waitlist_without_cron' };
-    await migrate(other); // pg_cron only runs in cron.database_name ('waitlist'): the migration's fallback
+    // pg_cron only runs in cron.database_name ('waitlist'): elsewhere the migration's fallback.
+    const other = await createEmptyDatabase(sharedDatabase(), 'waitlist_without_cron');
+    await migrate(other);
     const owner = await connect(other, 'postgres');
     try {
       const { rows } = await owner.query(
@@ -122,12 +115,6 @@ describe('retention of the abuse guard counters', () => {
       expect(rows).toEqual([{ cron: 0, cleanup: true }]);
     } finally {
       await owner.end();
-    }
-    const dropper = await connect({ ...info, database: 'postgres' }, SUPERUSER);
-    try {
-      await dropper.query('drop database waitlist_without_cron');
-    } finally {
-      await dropper.end();
     }
   });
 });
