@@ -5,7 +5,7 @@
  * without it prints none.
  */
 import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
@@ -127,6 +127,7 @@ describe('a sealed list', () => {
     const again = await keysInit();
     expect(again.result).toMatchObject({ code: 2, stdout: '' });
     expect(again.result.stderr).toContain('sealed already');
+    expect(existsSync(again.keyFile)).toBe(false); // refused before it writes any key file
     const taken = await waitlist(['keys', 'init', '--key-file', keyFile]);
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain('sealed already');
