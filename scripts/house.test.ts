@@ -90,8 +90,8 @@ it('no word of the retired designs is left in a tracked file', () => {
 // before a send), holders by key, setup from two tokens (the Pages project first, the kept secrets,
 // the proof) and a second holder's own login for keys check took the migrations to 1,720,
 // docs/operations.md to 340, all docs to 2,100 (an accessibility statement among them) and cli/ to
-// 5,920: past the house's ceiling of 5,600, as the test code's 12,410 is past its 12,000. Both are
-// debts: the next change to cli/ or the tests takes lines out first.
+// 5,920: past the house's ceiling of 5,600, a debt: the next change to cli/ takes lines out first.
+// The test code, once 12,410 lines, is back under its 12,000: each behaviour tested once.
 it('cli/ is at most 5,920 lines of non-test code', () => {
   expect(total(code('cli'))).toBeLessThanOrEqual(5920);
 });
@@ -107,8 +107,8 @@ const testCode = () =>
   );
 
 // Each behaviour tested once, at its cheapest level (README, "Tests").
-it('the test code is at most 12,410 lines', () => {
-  expect(total(testCode())).toBeLessThanOrEqual(12410);
+it('the test code is at most 11,950 lines', () => {
+  expect(total(testCode())).toBeLessThanOrEqual(11950);
 });
 
 it('supabase/migrations/ is at most 1,720 lines', () => {
