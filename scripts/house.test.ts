@@ -107,8 +107,8 @@ const testCode = () =>
   );
 
 // Each behaviour tested once, at its cheapest level (README, "Tests").
-it('the test code is at most 11,950 lines', () => {
-  expect(total(testCode())).toBeLessThanOrEqual(11950);
+it('the test code is at most 11,940 lines', () => {
+  expect(total(testCode())).toBeLessThanOrEqual(11940);
 });
 
 it('supabase/migrations/ is at most 1,720 lines', () => {
