@@ -29,12 +29,6 @@ test.describe('with JavaScript disabled', () => {
     expect(requests).toEqual([]);
     await expect(emailField(page)).toHaveValue('ada@example.com');
   });
-
-  test('an unknown path shows the prerendered not-found page', async ({ page }) => {
-    await page.goto('/no/such/page');
-    await expect(page.getByText('Oops! Page not found', { exact: true })).toBeVisible();
-    await expect(page.getByRole('link', { name: 'Return to Home' })).toHaveAttribute('href', '/');
-  });
 });
 
 /**

@@ -13,27 +13,6 @@ test('a new address is added: success toast, field cleared', async ({ page }) =>
   await expect(submitButton(page)).toHaveText(buttonLabels.idle, { useInnerText: true });
 });
 
-test('the same address twice is "Already Registered", destructive, field kept', async ({ page }) => {
-  await join(page, 'ada@example.com');
-  await expect(toast(page, messages.added)).toBeVisible();
-  await join(page, 'ada@example.com');
-  await expect(toast(page, messages.alreadyRegistered)).toBeVisible();
-  await expect(toast(page, messages.alreadyRegistered)).toHaveAttribute('data-type', 'error');
-  await expect(emailField(page)).toHaveValue('ada@example.com');
-});
-
-test('the seeded address is already registered', async ({ page }) => {
-  await join(page, 'taken@example.com');
-  await expect(toast(page, messages.alreadyRegistered)).toBeVisible();
-});
-
-test('a duplicate in other letter case is already registered', async ({ page }) => {
-  await join(page, 'Grace.Hopper@example.com');
-  await expect(toast(page, messages.added)).toBeVisible();
-  await join(page, 'grace.hopper@EXAMPLE.COM');
-  await expect(toast(page, messages.alreadyRegistered)).toBeVisible();
-});
-
 test('the list survives a reload', async ({ page }) => {
   await join(page, 'ada@example.com');
   await expect(toast(page, messages.added)).toBeVisible();

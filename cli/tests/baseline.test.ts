@@ -58,6 +58,13 @@ describe('waitlist baseline', () => {
     expect(run.code).toBe(2);
     expect(run.stderr).toContain('waitlist: Not on a terminal: add --yes to confirm.');
     expect(await tableOf(plain.owner)).toEqual({ old: 'private.waiting_list_keys', new: null });
+    // health names it, without a history table to read: by the old chain's tables.
+    expect(await checkMigrations(plain.owner)).toEqual({
+      check: 'migrations',
+      outcome: 'setup',
+      says: "The database is on the migrations this clone's baseline replaced (private.seal_chain exists).",
+      fix: 'Move it onto the baseline: npm run waitlist -- baseline (docs/operations.md).',
+    });
   });
 
   it('moves a list of the old chain onto the baseline, keeping its signup; then has nothing to do', async () => {

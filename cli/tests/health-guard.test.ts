@@ -73,26 +73,6 @@ describe('waitlist health, the database half', () => {
     }
   });
 
-  it("names a past hour's key still held in clear (exit 1)", async () => {
-    const clock = (at: string) =>
-      stand.owner.query(
-        `create or replace function private.seal_clock() returns timestamptz language sql stable set search_path = ''
-         as $$ select ${at} $$`,
-      );
-    await stand.owner.query(`update cron.job set active = false where jobname = 'waitlist-seal-hour-keys'`);
-    try {
-      await clock(`timestamptz '2032-05-01T10:30:00Z'`);
-      await stand.owner.query('select private.hour_key()'); // the key of 10:00
-      await clock(`timestamptz '2032-05-01T11:30:00Z'`);
-      const run = await health(stand);
-      expect(run.code).toBe(1);
-      expect(run.stdout).toMatch(/PROBLEM +sealing: A past hour's key is still held in clear/);
-    } finally {
-      await stand.owner.query('select private.retire_hour_keys()');
-      await clock('now()');
-    }
-  });
-
   it('names a stopped pg_cron job (exit 1)', async () => {
     await stand.owner.query('update cron.job set active = false where jobname = $1', [UPKEEP]);
     const run = await health(stand);

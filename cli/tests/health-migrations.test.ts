@@ -1,14 +1,12 @@
 /**
  * `waitlist health` on a database that lacks this clone's newest migration: a setup finding with
  * the command that applies it, whether the Supabase CLI's history table says so or the migration's
- * objects are missing; on a database still on the chain the baseline replaced, the command that
- * moves it. A database of its own (no pg_cron there: its findings are not what this file checks).
+ * objects are missing; on a history still of the chain the baseline replaced, the command that
+ * moves it (a database of that chain without a history: baseline.test.ts). A database of its own
+ * (no pg_cron there: its findings are not what this file checks).
  */
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { connect, createEmptyDatabase } from '../../supabase/harness/database';
-import { migrate } from '../../supabase/harness/migrations';
-import { CHAIN_2026_11_26 } from '../../supabase/tests/chain';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
 import { checkMigrations } from '../commands/health/migrations';
 import { findingsOf, health, useStandIns } from './health-stand-ins';
@@ -64,20 +62,6 @@ describe('waitlist health, migrations', () => {
       });
     } finally {
       await stand.owner.query('drop schema supabase_migrations cascade');
-    }
-  });
-
-  it('without a history, names a database whose tables are those of the old chain', async () => {
-    const info = await createEmptyDatabase(sharedDatabase(), 'cli_health_old_chain');
-    await migrate(info, { files: CHAIN_2026_11_26 });
-    const owner = await connect(info, 'postgres');
-    try {
-      expect(await checkMigrations(owner)).toEqual({
-        ...OLD_CHAIN,
-        says: "The database is on the migrations this clone's baseline replaced (private.seal_chain exists).",
-      });
-    } finally {
-      await owner.end();
     }
   });
 

@@ -36,12 +36,3 @@ it('a keys init that cannot hold signups off installs nothing, seals nothing and
     await db.owner.query(`alter role postgres in database cli_keys_kept reset lock_timeout`);
   }
 });
-
-it('once signups go on, keys init seals, and a second one is refused before it writes any key file', async () => {
-  const init = await keysInit();
-  expect(init.result.code, init.result.stderr).toBe(0);
-  expect(await plain()).toBe(0);
-  const again = await keysInit(); // sealed already
-  expect(again.result.code).not.toBe(0);
-  expect(existsSync(again.keyFile)).toBe(false);
-});

@@ -1,11 +1,11 @@
 /**
  * Launch day loses no one, against the SMTP sink, a DNS stand-in and the throwaway PostgreSQL: a
  * provider refusing the sender costs no subscriber and the rerun reaches everyone once; a bad
- * mailbox still bounces; old-rule bounces are taken back after asking; a provider's export
- * suppresses exactly its addresses; a campaign sends its recorded letter and refuses another; junk
- * domains are counted before the send and left out on request.
+ * mailbox still bounces; old-rule bounces are taken back after asking; a campaign sends its
+ * recorded letter and refuses another; junk domains are counted before the send and left out on
+ * request.
  */
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -45,7 +45,6 @@ const delivered = (from: number) =>
     .slice(from)
     .map((a) => a.envelopeTo[0])
     .sort();
-const file = (name: string, text: string) => (writeFileSync(join(folder, name), text), join(folder, name));
 
 describe('a refusal is the recipient’s only when the server says so', () => {
   it('a provider refusing the sender (550 5.7.26) stops the run, names the cause, lists nobody; the rerun reaches everyone once', async () => {
@@ -102,29 +101,6 @@ describe('a refusal is the recipient’s only when the server says so', () => {
   });
 });
 
-describe('suppress --file', () => {
-  it('reads a TSV export (BOM, CRLF), a semicolon CSV with Name <address>; refuses a junk line; the next campaign skips exactly those', async () => {
-    const tsv = file('bounces.tsv', '\uFEFFemail\treason\tcreated\r\nreader-0@example.com\t550 5.1.1\t2026-11-20\r\n');
-    const csv = file('unsub.csv', 'Name;Email;Date\r\nOne;"Reader One <reader-1@example.com>";2026-11-21\r\n');
-    const junk = file('junk.txt', 'reader-2@example.com\nreader-3@example.com\treason\t2026-11-20\n');
-    const refused = await waitlist(['suppress', '--file', junk]);
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('Not an address on line 2 of the file');
-    expect(refused.stderr).not.toContain('@');
-    expect(await listed(['reader-2@example.com', 'reader-3@example.com'])).toBe(0);
-    const first = await waitlist(['suppress', '--file', tsv, '--reason', 'bounced', '--json']);
-    expect(JSON.parse(first.stdout)).toEqual({ onTheList: 1, alreadySuppressed: 0, notOnTheList: 0 });
-    const second = await waitlist(['suppress', '--file', csv, '--reason', 'unsubscribed']);
-    expect(second.stdout).toBe('1 on the waiting list, now suppressed; 0 already suppressed; 0 not on the list.\n');
-    const start = inbox.accepted.length;
-    expect((await notify('after-suppress')).code).toBe(0);
-    const sent = delivered(start);
-    expect(sent).not.toContain('reader-0@example.com');
-    expect(sent).not.toContain('reader-1@example.com');
-    expect(sent).toEqual(expect.arrayContaining(READERS.slice(2)));
-  });
-});
-
 describe('a campaign remembers its letter', () => {
   it('a rerun with --campaign alone sends the recorded letter; a changed subject is refused; a preview is rewritten', async () => {
     expect((await notify('remembered', '--limit', '2')).code).toBe(3);
@@ -155,9 +131,6 @@ describe('a campaign remembers its letter', () => {
       expect(run.stderr).toContain('differs from campaign "remembered"\'s: the subject (--subject)');
     }
     expect(readFileSync(page, 'utf8')).toContain('<h1 id="subject">Second</h1>');
-    const letter = file('mine.txt', 'my letter');
-    expect((await waitlist([...bare, '--preview', letter])).code).toBe(2);
-    expect(readFileSync(letter, 'utf8')).toBe('my letter');
   });
 });
 

@@ -12,6 +12,7 @@ import { hasLibrary } from '../../supabase/harness/cluster';
 import { connect } from '../../supabase/harness/database';
 import { serverLogFromNow } from '../../supabase/tests/server-log';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
+import { withClient } from '../../supabase/tests/use-database';
 import { checkLogging, loggingRisks } from '../commands/health/logging';
 import { keysInit } from './keys-init';
 import { asSuperuser, useOwnDatabase } from './own-database';
@@ -23,14 +24,7 @@ const AS_API = `ALTER ROLE authenticator IN DATABASE ${NAME} SET`;
 const PARAMETERS_OFF = `${AS_API} log_parameter_max_length = 0`;
 
 /** The risks a new session of the database sees (role and database settings apply from login on). */
-async function risksNow(): Promise<string[]> {
-  const session = await connect(db.info, 'postgres');
-  try {
-    return await loggingRisks(session);
-  } finally {
-    await session.end();
-  }
-}
+const risksNow = () => withClient(db.info, 'postgres', loggingRisks);
 
 /** The risks a new session of `role` (any login role of the test server) sees. */
 async function risksAs(role: string): Promise<string[]> {

@@ -3,10 +3,11 @@
  * asks first (or needs --yes); --limit stages it; an address suppressed mid-run is not mailed;
  * signups added with the triggers off are keyed and sent, and every summary adds up.
  */
-import { existsSync, mkdtempSync } from 'node:fs';
+import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { letter } from '../commands/notify/letter';
 import { letterArgs, unconfirmedArgs } from './notify-letter';
 import { asSuperuser, useOwnDatabase } from './own-database';
 import { startCli, waitlist } from './run-cli';
@@ -35,21 +36,28 @@ const journal = async (campaign: string) =>
   ).rows as { email: string; state: string }[];
 const previewFolder = mkdtempSync(join(tmpdir(), 'preview-'));
 const previewFile = () => join(previewFolder, 'preview.html');
+const letterFile = join(previewFolder, 'launch.txt');
+writeFileSync(letterFile, 'We launched.\n');
 const adds = (s: Record<string, number>) => s.sent + s.skipped + s.failed + s.uncertain + s.leftToSend;
 
 describe('before anything connects', () => {
   it.each([
-    ['--from', 'not an address', 'is not one address with a domain'],
-    ['--from', 'a@b.example, c@d.example', 'is not one address with a domain'],
-    ['--reply-to', 'nobody', 'is not one address with a domain'],
-    ['--subject', `${'x'.repeat(999)}`, 'at most 998'],
-    ['--text', '/nonexistent/launch.txt', 'Cannot read the --text file'],
-  ])('%s %.30j is refused (exit 2), for a test message and a preview too', async (option, value, words) => {
+    [{ from: 'not an address' }, 'is not one address with a domain'],
+    [{ from: 'a@b.example, c@d.example' }, 'is not one address with a domain'],
+    [{ replyTo: 'nobody' }, 'is not one address with a domain'],
+    [{ subject: 'x'.repeat(999) }, 'at most 998'],
+    [{ text: '/nonexistent/launch.txt' }, 'Cannot read the --text file'],
+  ])('the letter %.40j is refused: "%s"', (change, words) => {
+    const sent = { from: 'Launch <launch@product.example>', subject: 'We launched', text: letterFile };
+    expect(() => letter({ ...sent, ...change })).toThrow(words);
+  });
+
+  it('a refused letter stops a send, a test message and a preview alike (exit 2)', async () => {
     for (const more of [['--to', 'me@product.example'], ['--preview', previewFile()], []]) {
-      const args = [...letterArgs('refused'), option, value, ...more];
+      const args = [...letterArgs('refused'), '--from', 'not an address', ...more];
       const { code, stdout, stderr } = await waitlist(args, { SMTP_URL: inbox.url });
       expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
-      expect(stderr).toContain(words);
+      expect(stderr).toContain('is not one address with a domain');
     }
     expect(inbox.connections).toBe(0);
     expect(await journal('refused')).toEqual([]);

@@ -19,7 +19,7 @@ import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed } from './seed';
 import { startInbox, type Accepted, type Inbox } from './smtp';
-import { startFunction, type RunningFunction } from './unsubscribe-function';
+import { postOneClick, startFunction, type RunningFunction } from './unsubscribe-function';
 
 const DOMAIN = 'product.example';
 const SELECTOR = 'launch2026';
@@ -79,13 +79,7 @@ const headerLines = (raw: Buffer) => raw.toString().split(/\r?\n\r?\n/)[0];
 /** The body's link: the site's /unsubscribe page, the token in the fragment (both parts carry it). */
 const pageLink = ({ mail }: Accepted) =>
   new RegExp(`^Unsubscribe: (${SITE_URL}/unsubscribe#.+)$`, 'm').exec(mail.text!)?.[1];
-/** What the mail provider does with the one-click URL (RFC 8058), and the /unsubscribe page with its token. */
-const postOneClick = (url: string, headers = {}) =>
-  fetch(url, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
-    body: 'List-Unsubscribe=One-Click',
-  });
+/** What the /unsubscribe page does with its token. */
 const postFromThePage = (link: string) =>
   postOneClick(`${fn.url}?token=${new URL(link).hash.slice(1)}`, { origin: SITE_URL });
 
@@ -134,16 +128,6 @@ describe('notify, signed, with one-click unsubscribe', () => {
     expect(preview[0].mail.headers.get('list')).toMatchObject({
       unsubscribe: { url: expect.stringContaining(`${fn.url}?token=`) },
     });
-  });
-
-  it("ends both parts with the site's unsubscribe link, which carries the one-click link's token", () => {
-    for (const message of preview) {
-      const token = new URL(oneClickUrl(message)).searchParams.get('token')!;
-      expect(token).toMatch(/^[\w-]{86}$/);
-      expect(pageLink(message)).toBe(`${SITE_URL}/unsubscribe#${token}`);
-      expect(message.mail.text).toMatch(/\n\nUnsubscribe: \S+\n$/);
-      expect(message.mail.html).toContain(`<a href="${pageLink(message)}">Unsubscribe</a>`);
-    }
   });
 
   it('fails DKIM once a covered header is altered', async () => {

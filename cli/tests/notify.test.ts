@@ -109,15 +109,4 @@ describe('waitlist notify', () => {
     expect(refused).toBe(3);
     expect(inbox.deliveredTo('ada@example.com')).toBe(1);
   });
-
-  it('--to sends one test message and records nothing', async () => {
-    inbox.accepted.length = 0;
-    const { code } = await notify('test-message', '--to', 'me@product.example');
-    expect(code).toBe(0);
-    expect(inbox.accepted.map((a) => a.envelopeTo)).toEqual([['me@product.example']]);
-    const { rows } = await db.owner.query(
-      `select count(*)::int as n from private.notify_journal where campaign = 'test-message'`,
-    );
-    expect(rows[0].n).toBe(0);
-  });
 });

@@ -10,6 +10,7 @@ import { afterAll, beforeAll } from 'vitest';
 import { SUPERUSER } from '../../supabase/harness/cluster';
 import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from '../../supabase/harness/database';
 import { MIGRATED_TEMPLATE, sharedDatabase } from '../../supabase/tests/shared-server';
+import { withClient } from '../../supabase/tests/use-database';
 
 export type OwnDatabase = { owner: Client; info: ConnectionInfo; url: string };
 
@@ -26,11 +27,5 @@ export function useOwnDatabase(name: string, { migrated = true } = {}): OwnDatab
 }
 
 /** Runs `sql` as the superuser (what only Supabase's own roles may do, e.g. turn triggers off). */
-export async function asSuperuser(own: OwnDatabase, sql: string, values: unknown[] = []): Promise<void> {
-  const superuser = await connect(own.info, SUPERUSER);
-  try {
-    await superuser.query(sql, values);
-  } finally {
-    await superuser.end();
-  }
-}
+export const asSuperuser = (own: OwnDatabase, sql: string, values: unknown[] = []) =>
+  withClient(own.info, SUPERUSER, (superuser) => superuser.query(sql, values));

@@ -4,19 +4,16 @@
  * key of its own; `export` with the owner's key gives back every address byte for byte, and
  * without it prints none.
  */
-import { createDecipheriv, createHmac, timingSafeEqual } from 'node:crypto';
-import { statSync } from 'node:fs';
+import { existsSync, statSync } from 'node:fs';
 import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
-import { SUPERUSER } from '../../supabase/harness/cluster';
 import { connect } from '../../supabase/harness/database';
 import { keysInit } from './keys-init';
-import { useOwnDatabase } from './own-database';
+import { asSuperuser, useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';
-import { sharedDatabase } from '../../supabase/tests/shared-server';
-import { splitHourKey, splitSeal, tagInput } from '../../contracts/seal-format';
+import { CLEAR_KEYS, openWith, sealedRows, setSealClock } from '../../supabase/tests/sealing';
 
 const db = useOwnDatabase('cli_sealed');
 
@@ -28,44 +25,11 @@ async function plaintextRows(): Promise<number> {
   return rows[0].n;
 }
 
-/** The sealing clock stopped at `at` (an ISO time), or back to the real one. */
-async function sealClock(at: string | null): Promise<void> {
-  await db.owner.query(
-    `create or replace function private.seal_clock() returns timestamptz language sql stable set search_path = ''
-     as $$ select ${at ? `timestamptz '${at}'` : 'now()'} $$`,
-  );
-}
-
-type Sealed = { id: string; hour_key_id: string; seal: Buffer };
-
-/** A thief's try: the row's address if `key` (an hour key in clear) opens its seal, else null. */
-function openedWith(key: Buffer, row: Sealed): string | null {
-  const parts = splitSeal(row.seal)!;
-  const { encryption, authentication } = splitHourKey(key);
-  const hmac = createHmac('sha256', authentication);
-  for (const part of tagInput(BigInt(row.hour_key_id), BigInt(row.id), parts.signed)) hmac.update(part);
-  if (!timingSafeEqual(hmac.digest(), parts.tag)) return null;
-  const decipher = createDecipheriv('aes-256-cbc', encryption, parts.iv);
-  return Buffer.concat([decipher.update(parts.ciphertext), decipher.final()]).toString('utf8');
-}
-
 /** What a dump or a copy of the data directory taken now opens: every seal any clear hour key verifies. */
-async function openedByACopy(): Promise<Map<string, string>> {
-  const { rows: keys } = await db.owner.query<{ clear_key: Buffer }>(
-    `select clear_key from private.hour_key_0 union all select clear_key from private.hour_key_1
-     union all select clear_key from private.hour_key_2`,
-  );
-  const { rows } = await db.owner.query<Sealed>(
-    'select id::text, hour_key_id::text, seal from private.signup_addresses where seal is not null',
-  );
-  const opened = new Map<string, string>();
-  for (const row of rows) {
-    for (const { clear_key } of keys) {
-      const address = openedWith(clear_key, row);
-      if (address !== null) opened.set(row.id, address);
-    }
-  }
-  return opened;
+async function openedByACopy(): Promise<string[]> {
+  const { rows: keys } = await db.owner.query<{ clear_key: Buffer }>(CLEAR_KEYS);
+  const rows = await sealedRows(db.owner);
+  return rows.flatMap((row) => keys.flatMap(({ clear_key }) => openWith(clear_key, row) ?? []));
 }
 
 describe('a sealed list', () => {
@@ -127,6 +91,7 @@ describe('a sealed list', () => {
     const again = await keysInit();
     expect(again.result).toMatchObject({ code: 2, stdout: '' });
     expect(again.result.stderr).toContain('sealed already');
+    expect(existsSync(again.keyFile)).toBe(false); // refused before it writes any key file
     const taken = await waitlist(['keys', 'init', '--key-file', keyFile]);
     expect(taken.code).toBe(2);
     expect(taken.stderr).toContain('sealed already');
@@ -137,19 +102,19 @@ describe('a sealed list', () => {
       'select count(*)::int as n from private.signup_addresses where seal is not null',
     );
     expect(rows[0].n).toBeGreaterThan(0);
-    expect(await openedByACopy()).toEqual(new Map());
+    expect(await openedByACopy()).toEqual([]);
     await seed(db.owner, ['after-init@example.com']); // sealed with the database's key of this hour
-    expect([...(await openedByACopy()).values()]).toEqual(['after-init@example.com']);
+    expect(await openedByACopy()).toEqual(['after-init@example.com']);
   });
 
   it('seals every later signup, a key per hour; export opens every hour with the key file, byte for byte', async () => {
     try {
       for (const [i, address] of secondHalf.entries()) {
-        await sealClock(new Date(Date.UTC(2031, 2, 1, i)).toISOString());
+        await setSealClock(db.owner, new Date(Date.UTC(2031, 2, 1, i)).toISOString());
         await seed(db.owner, [address]);
       }
     } finally {
-      await sealClock(null);
+      await setSealClock(db.owner, null);
     }
     expect(await plaintextRows()).toBe(0);
     const { rows } = await db.owner.query(
@@ -192,13 +157,10 @@ describe('a sealed list', () => {
   });
 
   it('seals rows that arrived with triggers off (a data-only restore) at the next count, naming nothing after', async () => {
-    const admin = await connect({ ...sharedDatabase(), database: 'cli_sealed' }, SUPERUSER);
-    try {
-      await admin.query(`set session_replication_role = replica`);
-      await admin.query(`insert into public.waiting_list (email) values ('Restored@Example.com')`);
-    } finally {
-      await admin.end();
-    }
+    await asSuperuser(
+      db,
+      `set session_replication_role = replica; insert into public.waiting_list (email) values ('Restored@Example.com')`,
+    );
     expect(await plaintextRows()).toBe(1);
     expect((await waitlist(['count'])).stderr).toBe('');
     expect(await plaintextRows()).toBe(0);
@@ -209,16 +171,16 @@ describe('a sealed list', () => {
   it('count names a past hour’s key still held in clear (its minute job missing or failing)', async () => {
     // This file's database has no pg_cron: the minute job runs only where the test calls it.
     try {
-      await sealClock('2031-03-02T10:30:00Z');
+      await setSealClock(db.owner, '2031-03-02T10:30:00Z');
       await seed(db.owner, ['at-ten@example.com']); // makes the key of 10:00
-      await sealClock('2031-03-02T11:30:00Z');
+      await setSealClock(db.owner, '2031-03-02T11:30:00Z');
       const { code, stderr } = await waitlist(['count', '--json']);
       expect(code).toBe(0);
       expect(stderr).toContain("Warning: A past hour's key is still held in clear");
       await db.owner.query('select private.retire_hour_keys()');
       expect((await waitlist(['count'])).stderr).toBe('');
     } finally {
-      await sealClock(null);
+      await setSealClock(db.owner, null);
     }
   });
 });

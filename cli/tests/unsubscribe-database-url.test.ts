@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { makeToken, unsubscribeKey } from '../../contracts/unsubscribe-token';
 import { useOwnDatabase } from './own-database';
 import { makeCertificates, tlsFront, type Certificates } from './tls';
-import { newSecret, startFunction } from './unsubscribe-function';
+import { newSecret, postOneClick, startFunction } from './unsubscribe-function';
 
 const db = useOwnDatabase('cli_unsubscribe_database_url');
 const PASSWORD = 'Sec9ret9pass';
@@ -35,11 +35,7 @@ async function run(databaseUrl: string, env: Record<string, string> = {}) {
   if (typeof running === 'string') return { started: false, said: running };
   try {
     const token = await makeToken(await unsubscribeKey(secret), randomBytes(32));
-    const response = await fetch(`${running.url}?token=${token}`, {
-      method: 'POST',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'List-Unsubscribe=One-Click',
-    });
+    const response = await postOneClick(`${running.url}?token=${token}`);
     return { started: true, said: `${await response.text()}\n${running.output()}` };
   } finally {
     await running.stop();

@@ -11,7 +11,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { makeToken, unsubscribeKey } from '../../contracts/unsubscribe-token';
 import { useOwnDatabase } from './own-database';
 import { seed } from './seed';
-import { startFunction, type RunningFunction } from './unsubscribe-function';
+import { postOneClick, startFunction, type RunningFunction } from './unsubscribe-function';
 
 /** Connections an instance of the function holds at most (supabase/functions/unsubscribe/database.ts, security.md). */
 const POOL_SIZE = 4;
@@ -41,11 +41,7 @@ afterAll(() => fn?.stop());
 const tokenFor = async (hash: Uint8Array, secret = fn.secret) => makeToken(await unsubscribeKey(secret), hash);
 /** A one-click POST: its status and Retry-After. */
 async function oneClick(url: string, hash: Uint8Array) {
-  const response = await fetch(`${url}?token=${await tokenFor(hash)}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body: 'List-Unsubscribe=One-Click',
-  });
+  const response = await postOneClick(`${url}?token=${await tokenFor(hash)}`);
   await response.text();
   return { status: response.status, retryAfter: response.headers.get('retry-after') };
 }

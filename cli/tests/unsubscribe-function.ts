@@ -19,6 +19,10 @@ export type RunningFunction = { url: string; secret: string; output: () => strin
 
 export const newSecret = () => randomBytes(32).toString('base64');
 
+/** What a mail provider sends to the one-click URL (RFC 8058), `url` holding the token. */
+export const postOneClick = (url: string, headers = {}, body = 'List-Unsubscribe=One-Click') =>
+  fetch(url, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body });
+
 /** The connection string the function gets as UNSUBSCRIBE_DB_URL (a secret on Supabase). */
 export const unsubscribeDbUrl = (info: ConnectionInfo) =>
   `postgresql://waitlist_unsubscribe@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;

@@ -10,7 +10,7 @@ import { ADDRESS_HASH_BYTES, makeToken, unsubscribeKey } from '../../contracts/u
 import { useOwnDatabase } from './own-database';
 import { makeCertificates, tlsFront } from './tls';
 import { seed } from './seed';
-import { newSecret, startFunction, unsubscribeDbUrl, type RunningFunction } from './unsubscribe-function';
+import { newSecret, postOneClick, startFunction, unsubscribeDbUrl, type RunningFunction } from './unsubscribe-function';
 
 const db = useOwnDatabase('cli_unsubscribe');
 let fn: RunningFunction;
@@ -26,12 +26,7 @@ beforeAll(async () => {
 afterAll(() => fn?.stop());
 
 const tokenFor = async (hash: Uint8Array, secret = fn.secret) => makeToken(await unsubscribeKey(secret), hash);
-const oneClick = (token: string, body = 'List-Unsubscribe=One-Click') =>
-  fetch(`${fn.url}?token=${token}`, {
-    method: 'POST',
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    body,
-  });
+const oneClick = (token: string, body?: string) => postOneClick(`${fn.url}?token=${token}`, {}, body);
 
 async function doNotEmail() {
   const { rows } = await db.owner.query<{ hash: Buffer; reason: string; added_at: Date }>(
@@ -109,11 +104,7 @@ describe('the unsubscribe function', () => {
     expect(preflight.headers.get('access-control-allow-origin')).toBe('*');
     expect(preflight.headers.get('access-control-allow-methods')).toBe('POST');
     expect(await doNotEmail()).toEqual(before);
-    const refused = await fetch(`${fn.url}?token=not-a-token`, {
-      method: 'POST',
-      headers: { ...fromThePage, 'content-type': 'application/x-www-form-urlencoded' },
-      body: 'List-Unsubscribe=One-Click',
-    });
+    const refused = await postOneClick(`${fn.url}?token=not-a-token`, fromThePage);
     expect([refused.status, refused.headers.get('access-control-allow-origin')]).toEqual([403, '*']);
     const done = await oneClick(await tokenFor(hashes[0]));
     expect([done.status, done.headers.get('access-control-allow-origin')]).toEqual([200, '*']);
@@ -197,11 +188,7 @@ describe('the unsubscribe function', () => {
     try {
       const before = await doNotEmail();
       // A hash not on the do-not-email list yet: reached, the database would have added it.
-      const response = await fetch(`${remote.url}?token=${await tokenFor(randomBytes(32))}`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'List-Unsubscribe=One-Click',
-      });
+      const response = await postOneClick(`${remote.url}?token=${await tokenFor(randomBytes(32))}`);
       expect(response.status).toBe(503);
       expect(response.headers.get('retry-after')).toBe('60');
       expect(await response.text()).toContain('could not be recorded right now');

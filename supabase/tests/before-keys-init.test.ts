@@ -25,6 +25,7 @@ import { BASELINE } from '../../cli/commands/health/migrations';
 import { migrate, migrationFiles } from '../harness/migrations';
 import { CHAIN_2026_11_26 } from './chain';
 import { addressesIn, filesUnder } from './copies';
+import { withClient } from './use-database';
 
 /** The chain's migration that sealed the list: before it, each address was stored as typed and lower-cased. */
 const SEALED = CHAIN_2026_11_26.findIndex((path) => path.endsWith('_sealed_list.sql'));
@@ -57,14 +58,10 @@ const SECRET_COLUMNS = [
 /** A project deployed before the list was sealed: `addresses` signed up, then ANALYZE, as autovacuum runs it. */
 async function deployedBeforeSealing(info: ConnectionInfo, addresses: string[]): Promise<void> {
   await migrate(info, { files: CHAIN_2026_11_26.slice(0, SEALED), seed: false });
-  const api = await connect(info, 'authenticator');
-  try {
+  await withClient(info, 'authenticator', async (api) => {
     for (const address of addresses) await insertEmail(api, address);
-  } finally {
-    await api.end();
-  }
-  const owner = await connect(info, 'postgres');
-  await owner.query('analyze').finally(() => owner.end());
+  });
+  await withClient(info, 'postgres', (owner) => owner.query('analyze'));
 }
 
 /** `supabase db push` of the later migrations, the move, `db push` of the files after the baseline, ANALYZE again, then `keys init` as the owner runs it. */
@@ -74,7 +71,7 @@ async function pushedAndSealed(info: ConnectionInfo) {
   await moveToBaseline(owner);
   await owner.end();
   await migrate(info, { files: migrationFiles().slice(BASELINE.length), seed: false });
-  await connect(info, 'postgres').then((again) => again.query('analyze').finally(() => again.end()));
+  await withClient(info, 'postgres', (owner) => owner.query('analyze'));
   return keysInit({ DATABASE_URL: ownerUrl(info) });
 }
 
@@ -114,14 +111,11 @@ describe('the addresses stored before keys init', () => {
     await superuser.query(`create schema extensions authorization postgres;
       create extension pg_stat_statements with schema extensions`);
     await deployedBeforeSealing(info, PRE_INIT);
-    const owner = await connect(info, 'postgres');
-    try {
-      // The owner looks an address up by hand: pg_stat_statements stores the statement's text.
+    // The owner looks an address up by hand: pg_stat_statements stores the statement's text.
+    await withClient(info, 'postgres', async (owner) => {
       await owner.query(`select count(*) from public.waiting_list where email = '${PRE_INIT[0]}'`);
       await owner.query(`do $$ begin perform 'typed.in.do@example.com'; end $$`);
-    } finally {
-      await owner.end();
-    }
+    });
     await checkpoint();
     const { rows } = await superuser.query(`select pg_relation_filepath('pg_catalog.pg_statistic') as path`);
     inStatisticsBefore = addressesIn(
@@ -197,15 +191,12 @@ describe('the addresses stored before keys init', () => {
     expect(count(afterOverwrite)).toBe(0);
 
     await superuser.query('grant pg_monitor to postgres'); // as Supabase grants it
-    const owner = await connect(info, 'postgres');
-    try {
+    await withClient(info, 'postgres', async (owner) => {
       await expect(owner.query('checkpoint')).rejects.toThrow('must be superuser or have privileges of pg_checkpoint');
       await expect(owner.query('select pg_switch_wal()')).rejects.toThrow('permission denied for function');
       const { rows: listed } = await owner.query<{ n: number }>('select count(*)::int as n from pg_ls_waldir()');
       expect(listed[0].n).toBeGreaterThan(0);
-    } finally {
-      await owner.end();
-    }
+    });
   });
 
   it('the address column is sampled only while it holds no address (a row restored with triggers off)', async () => {
@@ -234,13 +225,10 @@ describe('the addresses stored before keys init', () => {
 
     beforeAll(async () => {
       db = await createEmptyDatabase(info, 'not_owned');
-      const admin = await connect(db, SUPERUSER);
-      try {
+      await withClient(db, SUPERUSER, async (admin) => {
         await admin.query(`alter database not_owned owner to ${SUPERUSER}`);
         await admin.query('grant all on database not_owned to postgres; alter schema public owner to postgres');
-      } finally {
-        await admin.end();
-      }
+      });
       await deployedBeforeSealing(db, NOT_OWNED);
       notOwned = await pushedAndSealed(db);
       databaseOwner = await connect(db, SUPERUSER);

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
 import { insertEmail, refusal, type RequestContext } from '../harness/api-request';
-import { restoreGuardAfterEach, setClock, setCounts, setLimit } from './guard';
+import { restoreGuardAfterEach, setClock, setLimit } from './guard';
 import { postgrestAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
@@ -49,17 +49,6 @@ describe('duplicate attempts', () => {
     expect(await answer(LISTED, { clientIp: '2001:db8:dd:2::1' })).toEqual(answers.duplicate);
     expect(await answer(email(), { clientIp: '2001:db8:dd:3::1' })).toEqual(answers.overSignupLimit);
     expect(await answer(email(), { clientIp: '2001:db8:ee:3::1' })).toBe('added');
-  });
-
-  it('cost quota under every request: 200 duplicates per address per 10 minutes is the most a prober learns', async () => {
-    await setClock(db.owner, '2099-06-03T10:00:00Z');
-    const prober = { clientIp: '198.51.100.170' };
-    expect(await answer(LISTED, prober)).toEqual(answers.duplicate);
-    // As 197 more requests would leave the network's counts (signups and duplicates share them).
-    await setCounts(db.owner, '198.51.100.170/32', { tenMinutes: 197, day: 197 });
-    expect(await answer(LISTED, prober)).toEqual(answers.duplicate); // the 199th
-    expect(await answer(LISTED, prober)).toEqual(answers.duplicate); // the 200th
-    expect(await answer(LISTED, prober)).toEqual(answers.overSignupLimit);
   });
 
   it('are refused (429), not free, on a day whose secret the upkeep job has not prepared', async () => {

@@ -7,29 +7,18 @@ import { describe, expect, it } from 'vitest';
 import { useOwnDatabase } from '../../cli/tests/own-database';
 import { connect } from '../harness/database';
 import { sealList } from '../harness/sealed';
+import { CLEAR_KEYS, setSealClock } from './sealing';
 
 const db = useOwnDatabase('hour_keys');
 const at = (hour: number) => new Date(Date.UTC(2033, 5, 1, hour, 20)).toISOString();
 
-async function sealClock(iso: string): Promise<void> {
-  await db.owner.query(
-    `create or replace function private.seal_clock() returns timestamptz language sql stable set search_path = ''
-     as $$ select timestamptz '${iso}' $$`,
-  );
-}
-
 const clearKeys = async () =>
-  (
-    await db.owner.query<{ hour: Date }>(
-      `select hour from private.hour_key_0 union all select hour from private.hour_key_1
-       union all select hour from private.hour_key_2 order by hour`,
-    )
-  ).rows.map((row) => row.hour.toISOString());
+  (await db.owner.query<{ hour: Date }>(`${CLEAR_KEYS} order by hour`)).rows.map((row) => row.hour.toISOString());
 
 describe('hourly keys', () => {
   it('are made by the hour’s first signup, used only in their hour, and emptied after it without waiting', async () => {
     await sealList(db.owner);
-    await sealClock(at(3));
+    await setSealClock(db.owner, at(3));
     await db.owner.query('select private.retire_hour_keys()'); // keys init's own hour is over
     await db.owner.query(`insert into public.waiting_list (email) values ('three@example.com')`);
     await db.owner.query(`insert into public.waiting_list (email) values ('three-b@example.com')`);
@@ -40,7 +29,7 @@ describe('hourly keys', () => {
     try {
       await late.query('begin');
       await late.query(`insert into public.waiting_list (email) values ('late-three@example.com')`);
-      await sealClock(at(4));
+      await setSealClock(db.owner, at(4));
       // Hour 4's signups go on beside it, under a key of their own.
       await db.owner.query(`insert into public.waiting_list (email) values ('four@example.com')`);
       // The job gives up at once on the table the open signup holds (a job that waited would wait
@@ -61,7 +50,7 @@ describe('hourly keys', () => {
   });
 
   it('are never used once their wrapped copy is gone: a list started over in the hour seals under a new key', async () => {
-    await sealClock(at(7));
+    await setSealClock(db.owner, at(7));
     await db.owner.query(`insert into public.waiting_list (email) values ('seven@example.com')`);
     const hourKeyOf = async (email: string) =>
       (

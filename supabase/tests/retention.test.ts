@@ -4,9 +4,9 @@
  */
 import { describe, expect, it } from 'vitest';
 import { SUPERUSER } from '../harness/cluster';
-import { connect } from '../harness/database';
+import { createEmptyDatabase } from '../harness/database';
 import { migrate } from '../harness/migrations';
-import { useDatabase } from './use-database';
+import { useDatabase, withClient } from './use-database';
 import { sharedDatabase } from './shared-server';
 
 const db = useDatabase({ pgCron: true });
@@ -29,15 +29,10 @@ describe('retention of the abuse guard counters', () => {
         active: true,
       },
     ]);
-    const superuser = await connect(sharedDatabase(), SUPERUSER);
-    try {
-      const { rows: launcher } = await superuser.query(
-        `select datname from pg_stat_activity where backend_type = 'pg_cron launcher'`,
-      );
-      expect(launcher).toEqual([{ datname: 'waitlist' }]);
-    } finally {
-      await superuser.end();
-    }
+    const launcher = await withClient(sharedDatabase(), SUPERUSER, (superuser) =>
+      superuser.query(`select datname from pg_stat_activity where backend_type = 'pg_cron launcher'`),
+    );
+    expect(launcher.rows).toEqual([{ datname: 'waitlist' }]);
   });
 
   it("the job's command deletes every counter and secret whose slot is over, and nothing else", async () => {
@@ -103,31 +98,15 @@ describe('retention of the abuse guard counters', () => {
   });
 
   it('applies every migration where pg_cron cannot be enabled, warning that nothing schedules the cleanup', async () => {
-    const info = sharedDatabase();
-    const admin = await connect({ ...info, database: 'postgres' }, SUPERUSER);
-    try {
-      await admin.query('drop database if exists waitlist_without_cron');
-      await admin.query(`create database waitlist_without_cron owner postgres template template0 encoding 'UTF8'`);
-    } finally {
-      await admin.end();
-    }
-    const other = { ...info, database: 'waitlist_without_cron' };
-    await migrate(other); // pg_cron only runs in cron.database_name ('waitlist'): the migration's fallback
-    const owner = await connect(other, 'postgres');
-    try {
-      const { rows } = await owner.query(
+    // pg_cron only runs in cron.database_name ('waitlist'): elsewhere the migration's fallback.
+    const other = await createEmptyDatabase(sharedDatabase(), 'waitlist_without_cron');
+    await migrate(other);
+    const { rows } = await withClient(other, 'postgres', (owner) =>
+      owner.query(
         `select (select count(*) from pg_extension where extname = 'pg_cron')::int as cron,
                 to_regprocedure('private.forget_expired_signups()') is not null as cleanup`,
-      );
-      expect(rows).toEqual([{ cron: 0, cleanup: true }]);
-    } finally {
-      await owner.end();
-    }
-    const dropper = await connect({ ...info, database: 'postgres' }, SUPERUSER);
-    try {
-      await dropper.query('drop database waitlist_without_cron');
-    } finally {
-      await dropper.end();
-    }
+      ),
+    );
+    expect(rows).toEqual([{ cron: 0, cleanup: true }]);
   });
 });

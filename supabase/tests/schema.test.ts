@@ -119,11 +119,4 @@ describe('public.waiting_list as the migrations leave it', () => {
     );
     expect(sequence.any).toBe(false);
   });
-
-  it('keeps the abuse guard out of the API: no public access to schema private', async () => {
-    const [access] = await rows(
-      `select bool_or(has_schema_privilege(r, 'private', 'usage')) as usage from unnest(array['anon', 'authenticated', 'service_role']) r`,
-    );
-    expect(access.usage).toBe(false);
-  });
 });

@@ -14,6 +14,7 @@ import { connect } from '../harness/database';
 import { asSuperuser, useOwnDatabase } from '../../cli/tests/own-database';
 import { waitlist } from '../../cli/tests/run-cli';
 import { serverLogFromNow } from './server-log';
+import { withClient } from './use-database';
 
 const db = useOwnDatabase('server_log');
 const THRESHOLDS = [
@@ -34,14 +35,11 @@ describe('the server log with every threshold on', () => {
   it('holds no address from signups, refusals or an erase, though it logs their statements', async () => {
     for (const setting of THRESHOLDS) await asSuperuser(db, `alter database server_log set ${setting}`);
     const readLog = serverLogFromNow();
-    const api = await connect(db.info, 'authenticator');
-    try {
+    await withClient(db.info, 'authenticator', async (api) => {
       for (const address of SIGNUPS) await insertEmail(api, address);
       await expect(insertEmail(api, SIGNUPS[0])).rejects.toMatchObject({ code: '23505' });
       await expect(insertEmail(api, MALFORMED)).rejects.toMatchObject({ code: '23514' });
-    } finally {
-      await api.end();
-    }
+    });
     const erased = await waitlist(['erase', SIGNUPS[1], '--yes']);
     expect(erased.code, erased.stderr).toBe(0);
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Client } from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { SUPERUSER } from '../harness/cluster';
-import { connect, createEmptyDatabase, type ConnectionInfo } from '../harness/database';
+import { connect, createEmptyDatabase, type ConnectionInfo, type Role } from '../harness/database';
 import { SEALED_TEMPLATE, sharedDatabase } from './shared-server';
 
 /**
@@ -27,4 +27,10 @@ export function useDatabase({ pgCron = false } = {}) {
     await admin.query(`drop database ${clients.info.database} with (force)`).finally(() => admin.end());
   });
   return clients;
+}
+
+/** Runs `work` on a new connection of `role`, and always disconnects. */
+export async function withClient<T>(info: ConnectionInfo, role: Role, work: (client: Client) => Promise<T>) {
+  const client = await connect(info, role);
+  return work(client).finally(() => client.end());
 }
