@@ -108,8 +108,8 @@ const testCode = () =>
   );
 
 // Each behaviour tested once, at its cheapest level (README, "Tests").
-it('the test code is at most 11,940 lines', () => {
-  expect(total(testCode())).toBeLessThanOrEqual(11940);
+it('the test code is at most 12,000 lines', () => {
+  expect(total(testCode())).toBeLessThanOrEqual(12000);
 });
 
 it('supabase/migrations/ is at most 1,720 lines', () => {
