@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup, configure } from '@testing-library/react';
+import { cleanup, configure, waitFor } from '@testing-library/react';
 import { toast } from 'sonner';
 import { resetMockBackend } from '../../mocks/handlers';
 import { server } from '../../mocks/node';
@@ -9,10 +9,13 @@ import { server } from '../../mocks/node';
 configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
-afterEach(() => {
-  cleanup();
-  // sonner keeps its toasts in a module-level store.
+afterEach(async () => {
+  // sonner keeps its toasts in a module-level store, and takes a closed toast out of the page on a
+  // timer (200 ms): every toast dismissed and gone before the page is torn down, or that timer
+  // fires into the next file's absent window.
   toast.dismiss();
+  await waitFor(() => expect(document.querySelector('[data-sonner-toast]')).toBeNull());
+  cleanup();
   server.resetHandlers();
   resetMockBackend();
   vi.restoreAllMocks();
