@@ -1,5 +1,5 @@
 import '@testing-library/jest-dom/vitest';
-import { cleanup, configure, waitFor } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { toast } from 'sonner';
 import { resetMockBackend } from '../../mocks/handlers';
 import { server } from '../../mocks/node';
@@ -14,7 +14,8 @@ afterEach(async () => {
   // timer (200 ms): every toast dismissed and gone before the page is torn down, or that timer
   // fires into the next file's absent window.
   toast.dismiss();
-  await waitFor(() => expect(document.querySelector('[data-sonner-toast]')).toBeNull());
+  const shown = () => globalThis.document?.querySelector('[data-sonner-toast]'); // no page in a node test
+  await vi.waitFor(() => expect(shown()).toBeFalsy(), { timeout: 10_000 });
   cleanup();
   server.resetHandlers();
   resetMockBackend();
