@@ -4,7 +4,7 @@ import { E2E_SUPABASE_URL } from './e2e/e2e-backend';
 import { inExtraEngines } from './e2e/engines';
 import type { MockLayer } from './e2e/fixtures';
 import { quietWrangler } from './scripts/wrangler-env';
-import { BUILD_PORT, DEV_PORT, E2E_SITE_URL, INSPECTOR_PORT, NGINX_PORT } from './e2e/ports';
+import { PAGES_PORT, DEV_PORT, E2E_SITE_URL, INSPECTOR_PORT, NGINX_PORT } from './e2e/ports';
 /** The specs that check what a host serves (headers, status codes), run against every host. */
 const HOST_SPECS = /build-only\.(security|host)\.spec\.ts/;
 /**
@@ -73,7 +73,7 @@ export default defineConfig<{ mockLayer: MockLayer }>({
       // The same build on Cloudflare Pages' own runtime (wrangler pages dev): the header and status tests.
       name: 'pages',
       testMatch: HOST_SPECS,
-      use: { ...build.use, baseURL: `http://127.0.0.1:${BUILD_PORT}` },
+      use: { ...build.use, baseURL: `http://127.0.0.1:${PAGES_PORT}` },
     },
     {
       // The header and status tests on nginx too, and the servers around the site (host names,
@@ -93,14 +93,14 @@ export default defineConfig<{ mockLayer: MockLayer }>({
     },
     {
       // Its devtools inspector gets a port of its own too (wrangler's default, 9229, may be taken).
-      command: `npm run build:e2e && wrangler pages dev build/e2e --ip 127.0.0.1 --port ${BUILD_PORT} --inspector-port ${INSPECTOR_PORT}`,
+      command: `npm run build:e2e && wrangler pages dev build/e2e --ip 127.0.0.1 --port ${PAGES_PORT} --inspector-port ${INSPECTOR_PORT}`,
       env: {
         VITE_SUPABASE_URL: E2E_SUPABASE_URL,
         VITE_SUPABASE_PUBLISHABLE_KEY: 'e2e-publishable-key',
         VITE_SITE_URL: E2E_SITE_URL,
         ...quietWrangler,
       },
-      url: `http://127.0.0.1:${BUILD_PORT}`,
+      url: `http://127.0.0.1:${PAGES_PORT}`,
       reuseExistingServer: false,
       timeout: 180_000,
     },

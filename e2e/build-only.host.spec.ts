@@ -1,7 +1,7 @@
 /**
  * How the host answers, as production will: unknown paths get the prerendered not-found page
  * with status 404, hashed assets are cached for good, pages are revalidated, text is compressed.
- * Runs against every host the build is tested on (projects "build" and "nginx").
+ * Runs against every host the build is tested on (projects "pages" and "nginx").
  */
 import { readdirSync } from 'node:fs';
 import { unsubscribeTexts } from '../src/pages/unsubscribe';

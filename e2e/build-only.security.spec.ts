@@ -1,6 +1,6 @@
 /**
  * What the host sends with the pages: the headers the build wrote for it, and a strict CSP.
- * Runs against every host the build is tested on (projects "build" and "nginx").
+ * Runs against every host the build is tested on (projects "pages" and "nginx").
  */
 import { readFileSync } from 'node:fs';
 import { cspHash } from '../vite/sonner-style-hash';

@@ -31,13 +31,14 @@ process.env.E2E_PORT_OFFSET ??= String(freeOffset());
 const offset = Number(process.env.E2E_PORT_OFFSET);
 
 export const DEV_PORT = BASE.dev + offset;
-/** The build on Cloudflare Pages' runtime; its devtools inspector on a port of its own. */
-export const BUILD_PORT = BASE.build + offset;
-/** The e2e build's VITE_SITE_URL: plain http on loopback, a build for local use (its CSP says so). */
-export const E2E_SITE_URL = `http://127.0.0.1:${BUILD_PORT}`;
+/** The build on Cloudflare Pages' runtime (the host specs); its devtools inspector on a port of its own. */
+export const PAGES_PORT = BASE.build + offset;
 export const INSPECTOR_PORT = BASE.inspector + offset;
 /** nginx: the site on plain HTTP, then the production shape: port 80's role and port 443's. */
 export const NGINX_PORT = BASE.nginx + offset;
+/** The e2e build's VITE_SITE_URL, where the browser tests open it: plain http on loopback, a build
+ * for local use (its CSP says so). */
+export const E2E_SITE_URL = `http://127.0.0.1:${NGINX_PORT}`;
 export const NGINX_HTTP_PORT = BASE.nginxHttp + offset;
 export const NGINX_TLS_PORT = BASE.nginxTls + offset;
 /** The name the nginx test servers are configured for (a reserved name no DNS resolves). */

@@ -70,7 +70,7 @@ describe('the database connection', () => {
   const withPassword = (query: string) => url('127.0.0.1', query).replace('//postgres@', `//postgres:${PASSWORD}@`);
 
   // sslmode=require with libpq's meaning (uselibpqcompat) would verify nothing: the CA is kept all the same.
-  it.each(['no parameter', 'sslmode=require&uselibpqcompat=true'])(
+  it.each(['no parameter', 'sslmode=require', 'sslmode=require&uselibpqcompat=true'])(
     "refuses a certificate Supabase's CA did not sign (%s), even when NODE_EXTRA_CA_CERTS trusts it or NODE_TLS_REJECT_UNAUTHORIZED=0",
     async (query) => {
       for (const env of trusting()) {

@@ -181,15 +181,13 @@ describe('waitlist setup', () => {
       UNSUBSCRIBE_SECRET: first.UNSUBSCRIBE_SECRET,
       UNSUBSCRIBE_DB_URL: first.UNSUBSCRIBE_DB_URL,
     });
-    // The function's upload (the CLI bundles on Supabase's side): every file it imports, as it is here, nothing
-    // else, and no JWT asked of the mail providers. An import without its extension, which the CLI leaves out
-    // without a word, fails `npm run typecheck` (deno check).
+    // The function's upload: every file it imports, as it is here, nothing else, no JWT asked of mail providers
+    // (an import without its extension, which the CLI leaves out silently, fails `npm run typecheck`).
     const [upload, ...more] = api.state.deployed;
     expect(more).toEqual([]);
     expect(upload.metadata).toMatchObject({ entrypoint_path: FUNCTION_ENTRY, verify_jwt: false });
     expect(upload.files.map((file) => file.name).sort()).toEqual(importedFiles(FUNCTION_ENTRY).sort());
     for (const file of upload.files) expect(file.text, file.name).toBe(readFileSync(join(ROOT, file.name), 'utf8'));
-    // Every migration file recorded as applied by the CLI's db push.
     const pushed = await query(
       env.DATABASE_URL,
       'select version from supabase_migrations.schema_migrations order by 1',
@@ -215,6 +213,7 @@ describe('waitlist setup', () => {
     expect(output).toContain(`printf %s '${site}' | gh variable set VITE_SITE_URL`);
     expect(output).toContain("sed -n 's/^HEALTH_DATABASE_URL=//p' .env.local | gh secret set DATABASE_URL");
     const log = readFileSync(cluster.logFile).subarray(fromLog).toString();
+    expect(log.split('\n').filter((line) => / WARNING: /.test(line))).toEqual([]); // none of db push's either
     expect(log).toContain('SCRAM-SHA-256$4096:');
     const others = readdirSync(folder).filter((file) => file !== '.env.local');
     expect(others).toEqual(['key.asc']);

@@ -1,11 +1,11 @@
 /**
- * Serves the e2e build with nginx for the Playwright project "nginx", with the files that ship in
- * deploy/nginx/:
+ * Serves the e2e build with nginx, with the files that ship in deploy/nginx/:
  * - NGINX_HTTP_PORT and NGINX_TLS_PORT: coming-soon.conf itself, its four servers on loopback
  *   ports, with the test's name, certificate (self-signed, made here) and paths (nginx-conf.ts).
- * - NGINX_PORT: the site on plain HTTP (root, headers, site.conf), for the host and header specs.
- * Playwright starts its web servers one after the other, this one after the "build" project's,
- * which builds build/e2e first (playwright.config.ts). Runs nginx in the foreground until stopped.
+ * - NGINX_PORT: the site on plain HTTP (root, headers, site.conf), for the browser tests and the
+ *   host and header specs.
+ * Playwright starts its web servers one after the other, this one after wrangler's, whose command
+ * builds build/e2e first (playwright.config.ts). Runs nginx in the foreground until stopped.
  * Usage: tsx e2e/servers/nginx-server.ts
  */
 import { execFileSync, spawn } from 'node:child_process';

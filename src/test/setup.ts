@@ -10,9 +10,8 @@ configure({ asyncUtilTimeout: 10_000 });
 
 beforeAll(() => server.listen({ onUnhandledRequest: 'error' }));
 afterEach(async () => {
-  // sonner keeps its toasts in a module-level store, and takes a closed toast out of the page on a
-  // timer (200 ms): every toast dismissed and gone before the page is torn down, or that timer
-  // fires into the next file's absent window.
+  // sonner takes a closed toast out of the page on a 200 ms timer: every toast dismissed and gone
+  // before the page is torn down, or that timer fires into the next file's absent window.
   toast.dismiss();
   const shown = () => globalThis.document?.querySelector('[data-sonner-toast]'); // no page in a node test
   await vi.waitFor(() => expect(shown()).toBeFalsy(), { timeout: 10_000 });
