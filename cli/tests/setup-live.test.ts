@@ -19,6 +19,7 @@ import { connect, createSupabaseDatabase, type ConnectionInfo } from '../../supa
 import { startPostgrest, type PostgrestServer } from '../../supabase/harness/postgrest-server';
 import { startCloudflareApi, type CloudflareApi } from './cloudflare-api';
 import { PUBLISHABLE_KEY, REF, startManagementApi, TOKEN } from './management-api';
+import { MIGRATIONS } from '../commands/health/migrations';
 import { ROOT } from '../connect/tools';
 import { startCli, TEST_PASSPHRASE } from './run-cli';
 import { onTerminal } from './terminal';
@@ -91,12 +92,6 @@ function importedFiles(entry: string, seen = new Set<string>()): string[] {
   }
   return [...seen];
 }
-
-const migrationVersions = () =>
-  readdirSync(join(ROOT, 'supabase/migrations'))
-    .filter((name) => name.endsWith('.sql'))
-    .map((name) => name.slice(0, 14))
-    .sort();
 
 async function query(url: string, sql: string) {
   const { username, password, port, pathname } = new URL(url);
@@ -192,7 +187,7 @@ describe('waitlist setup', () => {
       env.DATABASE_URL,
       'select version from supabase_migrations.schema_migrations order by 1',
     );
-    expect(pushed.rows.map((row) => row.version)).toEqual(migrationVersions());
+    expect(pushed.rows.map((row) => row.version)).toEqual(MIGRATIONS.map((name) => name.slice(0, 14)));
     expect(cloudflare.deployments).toHaveLength(1);
     const [deployment] = cloudflare.deployments;
     expect(deployment.headers).toContain(`connect-src 'self' ${postgrest.url}`);
