@@ -11,8 +11,6 @@ if (!satisfies(process.versions.node)) {
   process.exit(2);
 }
 
-// Every connection verifies its certificate: the owner's tokens go nowhere unverified (child tools neither).
-delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
 // The program's modules, type-stripped and compiled, kept on disk: the next start is faster and lighter.
 module.enableCompileCache();
 await import('./program.ts');

@@ -2,7 +2,6 @@
 import { existsSync } from 'node:fs';
 import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands.ts';
-import { skipTlsVerify } from './connect/database.ts';
 import { explainDatabaseError } from './connect/database-errors.ts';
 import { PASSPHRASE, PASSPHRASE_COMMAND } from './seal/owner-key.ts';
 import { ENV_FILE, envFileValues } from './commands/setup/env-file.ts';
@@ -17,24 +16,19 @@ if (envFileValues()[PASSPHRASE]) {
   process.exit(EXIT.usage);
 }
 if (existsSync(ENV_FILE)) process.loadEnvFile(ENV_FILE);
+// Every connection verifies its certificate, whatever the shell or .env.local say (child tools too).
+delete process.env.NODE_TLS_REJECT_UNAUTHORIZED;
 
 const program = new Command('waitlist')
   .description('Count, export, erase and email the waiting list. Connects with DATABASE_URL.')
-  .option(
-    '--insecure-skip-tls-verify',
-    "connect over TLS without verifying the database's or the SMTP server's certificate (anyone on the path " +
-      'could read or change what is sent); plain connections stay refused except to this machine',
-  )
   .addHelpText('after', `\n${EXIT_CODES}`)
   .showHelpAfterError('(add --help for usage)')
-  .hook('preAction', (_program, action) => void skipTlsVerify(Boolean(action.optsWithGlobals().insecureSkipTlsVerify)))
   .exitOverride();
 
-// The global option takes no value: the first word not starting with - names the command.
+// The first word not starting with - names the command: only its module is loaded (all of them for --help).
 const named = process.argv.slice(2).find((word) => !word.startsWith('-'));
-for (const load of named && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]] : Object.values(COMMANDS)) {
-  program.addCommand((await load()).exitOverride());
-}
+const loads = named && Object.hasOwn(COMMANDS, named) ? [COMMANDS[named]] : Object.values(COMMANDS);
+for (const load of loads) program.addCommand((await load()).exitOverride());
 
 try {
   await program.parseAsync();

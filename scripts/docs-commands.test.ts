@@ -41,7 +41,7 @@ const words = (rest: string) =>
   [...rest.replace(/\[[^\]]*\]/g, '').matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
 
 async function program(): Promise<Command> {
-  const waitlist = new Command('waitlist').option('--insecure-skip-tls-verify').exitOverride();
+  const waitlist = new Command('waitlist').exitOverride();
   for (const load of Object.values(COMMANDS)) waitlist.addCommand(await load());
   const quiet = (command: Command) => {
     command.exitOverride().configureOutput({ writeOut: () => {}, writeErr: () => {} });

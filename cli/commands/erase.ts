@@ -2,7 +2,8 @@ import { Command } from 'commander';
 import { withDatabase } from '../connect/database.ts';
 import { erase, signupsOf, type Found } from '../list/do-not-email.ts';
 import { keySignups } from '../list/signups.ts';
-import { confirm, json, out, say } from '../terminal/terminal.ts';
+import { typedAddress } from '../list/suppression-file.ts';
+import { confirm, json, out, say, UsageError } from '../terminal/terminal.ts';
 
 /** The signup as stored, or, once sealed (no key needed here), as the owner typed it. */
 const shown = (row: Found, typed: string) => row.email ?? `${typed} (sealed: as you typed it)`;
@@ -19,7 +20,9 @@ export function eraseCommand(): Command {
     .argument('<address>', 'the address to erase (one starting with - goes after --)')
     .option('-y, --yes', 'do not ask (for scripts)')
     .option('--json', 'print what was removed as JSON')
-    .action(async (address: string, options: { yes?: boolean; json?: boolean }) => {
+    .action(async (given: string, options: { yes?: boolean; json?: boolean }) => {
+      const address = typedAddress(given);
+      if (!address) throw new UsageError(`Not an address: ${JSON.stringify(given)}`);
       await withDatabase(async (db) => {
         await keySignups(db);
         const found = await signupsOf(db, address);

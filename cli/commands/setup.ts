@@ -6,8 +6,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Command } from 'commander';
-import { cloudflareCredentials } from '../connect/cloudflare.ts';
+import { cloudflareCredentials, findProject } from '../connect/cloudflare.ts';
 import { withDatabase } from '../connect/database.ts';
+import { isLoopback } from '../connect/secret-url.ts';
 import { management } from './health/management.ts';
 import { originOf } from './origins.ts';
 import { choose } from '../terminal/choose.ts';
@@ -58,15 +59,20 @@ async function databaseUrl(ref: string, mayAsk: boolean): Promise<void> {
   await withDatabase(async () => {}); // a wrong password stops here, before .env.local keeps it
 }
 
+/** The custom domain attached to the Pages project, if any (http:// only for a stand-in on this machine). */
+async function attachedDomain(name: string, dryRun?: boolean): Promise<string | undefined> {
+  const found = await findProject(name).catch((error: Error) => (dryRun ? undefined : Promise.reject(error)));
+  const [custom, ...more] = found?.domains.filter((host) => !host.endsWith('.pages.dev')) ?? [];
+  if (more.length) throw new UsageError(`The Pages project ${name} has several domains: name the site's with --domain`);
+  return custom && (isLoopback(new URL(`http://${custom}`).hostname) ? `http://${custom}` : custom);
+}
+
 async function run(options: Options): Promise<void> {
   const mayAsk = !options.dryRun;
   const question = 'A Supabase personal access token (Dashboard → Account → Access Tokens), not shown as you type:';
   if (!(await secretFrom('SUPABASE_ACCESS_TOKEN', question)))
     throw new UsageError(`No Supabase access token: ${howToGive('SUPABASE_ACCESS_TOKEN')}.`);
   const { ref, name } = await project(options.projectRef);
-  // The custom domain given, else the one .env.local's VITE_SITE_URL names (a pages.dev address is Cloudflare's).
-  const given = options.domain ?? process.env.VITE_SITE_URL?.replace(/^https:\/\/[^/]+\.pages\.dev\/?$/, '');
-  const domain = given ? originOf(given.includes('://') ? given : `https://${given}`) : undefined;
   // Which project, said and confirmed before anything changes (a wrong ref would change another project).
   await confirm(`Set up the Supabase project "${name}" (${ref})?`, options.yes || options.dryRun, 'Nothing changed.');
   if (options.rotateUnsubscribeKey && !options.dryRun) await confirm(VOIDS, options.yes, 'Nothing changed.');
@@ -75,6 +81,8 @@ async function run(options: Options): Promise<void> {
     if (!options.dryRun) throw error;
     say(`Cloudflare: ${error.message}`);
   });
+  const given = options.domain ?? (await attachedDomain(options.project, options.dryRun));
+  const domain = given ? originOf(given.includes('://') ? given : `https://${given}`) : undefined;
   const resume = ['npm run waitlist --', ...process.argv.slice(2).filter((word) => word !== '--dry-run')].join(' ');
   const folder = mkdtempSync(join(tmpdir(), 'waitlist-setup-'));
   const plan = { ref, project: options.project, domain, keyFile: options.keyFile, folder };

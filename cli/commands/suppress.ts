@@ -1,7 +1,7 @@
 import { Command, Option } from 'commander';
 import { withDatabase } from '../connect/database.ts';
 import { suppress } from '../list/do-not-email.ts';
-import { addressesInFile, COLUMNS } from '../list/suppression-file.ts';
+import { addressesInFile, COLUMNS, typedAddress } from '../list/suppression-file.ts';
 import { repairBounces } from './notify/repair.ts';
 import { json, out, readText, requireYesOffTerminal, UsageError } from '../terminal/terminal.ts';
 
@@ -33,10 +33,11 @@ export function suppressCommand(): Command {
         const taken = await withDatabase((db) => repairBounces(db, options.yes));
         return void (options.json ? json({ takenBack: taken }) : undefined);
       }
-      const shown = given.filter((address) => !address.includes('@')).map((a) => JSON.stringify(a));
+      const typed = given.map(typedAddress);
+      const shown = given.filter((_, i) => !typed[i]).map((a) => JSON.stringify(a));
       if (shown.length) throw new UsageError(`Not addresses (options go before "--"): ${shown.join(', ')}`);
       const inFile = options.file ? addressesInFile(readText(options.file, '--file')) : undefined;
-      const addresses = [...given, ...(inFile?.addresses ?? [])];
+      const addresses = [...(typed as string[]), ...(inFile?.addresses ?? [])];
       if (!addresses.length && !inFile?.outsideTheRule) {
         throw new UsageError('Name at least one address, or a --file that has one.');
       }

@@ -21,8 +21,7 @@ export function explainDatabaseError(error: unknown): unknown {
     return new Error(
       `The database server's certificate could not be verified (${message}): not connected. A Supabase ` +
         "database is verified with Supabase's root CA (contracts/supabase-ca.ts); for another server name " +
-        'its CA in DATABASE_URL (?sslrootcert=/path/to/ca.crt). --insecure-skip-tls-verify connects without ' +
-        'verifying: anyone on the path could then read or change what is sent.',
+        'its CA in DATABASE_URL (?sslrootcert=/path/to/ca.crt).',
     );
   }
   if (code && NOT_MIGRATED.has(code)) {

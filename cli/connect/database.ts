@@ -1,8 +1,8 @@
 /**
  * The one way every command reaches the database: DATABASE_URL over TLS verified against Supabase's
- * root CA unless the URL names another (sslrootcert=…); plain or unverified only to loopback, or with
- * --insecure-skip-tls-verify. pg never sees the URL, so no other parameter and no environment
- * (NODE_EXTRA_CA_CERTS, NODE_TLS_REJECT_UNAUTHORIZED) can change the TLS decided here.
+ * root CA unless the URL names another (sslrootcert=…); plain or unverified only to loopback. pg never
+ * sees the URL, so no other parameter and no environment (NODE_EXTRA_CA_CERTS, NODE_TLS_REJECT_UNAUTHORIZED)
+ * can change the TLS decided here.
  */
 import type { ConnectionOptions } from 'node:tls';
 import pg from 'pg';
@@ -19,10 +19,6 @@ export const LONG_QUERY_MS = 30 * 60_000;
 export const longQuery = (text: string, values: unknown[] = []) =>
   ({ text, values, query_timeout: LONG_QUERY_MS }) as pg.QueryConfig;
 
-const settings = { skipTlsVerify: false };
-export const skipTlsVerify = (skip: boolean) => (settings.skipTlsVerify = skip);
-export const skippingTlsVerify = () => settings.skipTlsVerify;
-
 const MISSING =
   'Use the session pooler connection string of your Supabase project ' +
   '(Dashboard → Connect → Session pooler); see docs/operations.md.';
@@ -30,20 +26,13 @@ const MISSING =
 function tls(host: string, sslmode: string | null, rootcert: string | null): false | ConnectionOptions {
   const local = isLoopback(host);
   const where = `a server that is not on this machine (${host})`;
-  if (sslmode === 'disable') {
-    if (local) return false;
-    throw new UsageError(
-      `DATABASE_URL asks for sslmode=disable: the list and the password would cross the network in clear to ${where}. Remove sslmode=disable.`,
-    );
+  if ((sslmode === 'disable' || sslmode === 'no-verify') && !local) {
+    const risk = sslmode === 'disable' ? 'the list and the password would cross the network in clear' : 'unverified';
+    throw new UsageError(`DATABASE_URL asks for sslmode=${sslmode} to ${where}: ${risk}. Remove it.`);
   }
-  const unverified = sslmode === 'no-verify' || settings.skipTlsVerify;
-  if (sslmode === 'no-verify' && !local && !settings.skipTlsVerify) {
-    throw new UsageError(
-      `DATABASE_URL asks for sslmode=no-verify to ${where}: remove it, or add --insecure-skip-tls-verify.`,
-    );
-  }
+  if (sslmode === 'disable') return false;
   if (local && !rootcert) return sslmode ? { rejectUnauthorized: false } : false;
-  if (unverified) return { rejectUnauthorized: false };
+  if (sslmode === 'no-verify') return { rejectUnauthorized: false };
   if (rootcert === 'system') return { rejectUnauthorized: true };
   // Supabase Root 2021 CA unless the URL names another (docs/operations.md: where it comes from, how to check it).
   return { ca: rootcert === null ? SUPABASE_CA : readText(rootcert, 'CA certificate'), rejectUnauthorized: true };

@@ -28,6 +28,9 @@ function addressIn(value: string): string | 'outside' | null {
   return inside.ok ? inside.email : 'outside';
 }
 
+/** An address typed on the command line, read as a cell is ("Name <address>", stray spaces); null when it is none. */
+export const typedAddress = (value: string) => (addressIn(value) === 'outside' ? value.trim() : addressIn(value));
+
 type Parsed = { record: string[]; info: { lines: number } };
 
 /** The rows of a delimited file; a parse error names its line, never the value (csv-parse's message quotes it). */

@@ -74,13 +74,13 @@ describe('waitlist', () => {
     expect(stdout).toContain('\r\n-dash@example.com,');
   });
 
-  it('erase finds the address in another letter case, deletes it everywhere, and export leaves it out', async () => {
+  it('erase finds the address pasted with spaces, in another letter case, deletes it everywhere, and export leaves it out', async () => {
     await seed(db.owner, ['Erase.Me@Example.COM']);
     const refused = await waitlist(['erase', 'erase.me@EXAMPLE.com']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('add --yes');
 
-    const { code, stdout, stderr } = await waitlist(['erase', 'erase.me@EXAMPLE.com', '--yes']);
+    const { code, stdout, stderr } = await waitlist(['erase', ' erase.me@EXAMPLE.com ', '--yes']); // pasted
     expect(code).toBe(0);
     // Sealed: the command needs no key, so it names the address as typed.
     expect(stdout).toContain('Removed erase.me@EXAMPLE.com (sealed: as you typed it)');
@@ -98,11 +98,11 @@ describe('waitlist', () => {
     expect((await waitlist(['export'])).stdout).toContain('\r\nerase.me@example.com,');
   });
 
-  it('suppress takes addresses and an unsubscribe export; export then leaves them out', async () => {
+  it("suppress takes addresses, a reply's From line too, and an unsubscribe export; export then leaves them out", async () => {
     await seed(db.owner, ['unsub-1@example.com', 'unsub-2@example.com', 'bounce-1@example.com']);
     const file = join(mkdtempSync(join(tmpdir(), 'suppress-')), 'unsubscribed.csv');
     writeFileSync(file, 'Email Address,date\r\n"UNSUB-2@example.com",2026-11-01\r\n');
-    const args = await waitlist(['suppress', 'Unsub-1@Example.com', '--reason', 'unsubscribed', '--json']);
+    const args = await waitlist(['suppress', 'Unsub <Unsub-1@Example.com> ', '--reason', 'unsubscribed', '--json']);
     expect(JSON.parse(args.stdout)).toEqual({ onTheList: 1, alreadySuppressed: 0, notOnTheList: 0 });
     expect((await waitlist(['suppress', '--file', file])).stdout).toContain('1 on the waiting list, now suppressed');
     writeFileSync(file, 'bounce-1@example.com\n\n');

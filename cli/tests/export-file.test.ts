@@ -37,9 +37,7 @@ describe('export --output', () => {
     const full = spawnSync(
       'sh',
       ['-c', `ulimit -f 1 && exec "${process.execPath}" "${MAIN}" export --output "${file}"`],
-      {
-        encoding: 'utf8',
-      },
+      { encoding: 'utf8' },
     );
     expect(full.status).toBe(1);
     expect(full.stderr).toContain(`Could not write ${file}`);

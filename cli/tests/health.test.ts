@@ -3,9 +3,11 @@
  * in front of the shared test database, where pg_cron runs the guard's jobs. Every run leaves the
  * list's row count as it was.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer as createHttpsServer } from 'node:https';
 import { createServer, type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { countsOf } from '../../supabase/tests/guard';
 import { cspWeaknesses, headerWeaknesses } from '../commands/health/header-values';
@@ -21,6 +23,7 @@ import {
   useStandIns,
 } from './health-stand-ins';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
+import { startCli } from './run-cli';
 import { makeCertificates } from './tls';
 
 const stand = useStandIns(() => sharedDatabase());
@@ -179,17 +182,21 @@ describe('waitlist health, the public half', () => {
     expect(headerWeaknesses(joined)).toEqual([]);
   });
 
-  it('verifies every certificate, whatever NODE_TLS_REJECT_UNAUTHORIZED says (exit 1)', async () => {
+  it('verifies every certificate, whatever NODE_TLS_REJECT_UNAUTHORIZED says, in the shell or .env.local (exit 1)', async () => {
     const { key, cert } = makeCertificates(); // signed by a CA nobody trusts
     const server = createHttpsServer({ key, cert }, (_, response) => response.end('ok'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const folder = mkdtempSync(join(tmpdir(), 'health-tls-'));
+    writeFileSync(join(folder, '.env.local'), 'NODE_TLS_REJECT_UNAUTHORIZED=0\n');
     try {
       const site = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
-      const run = await health(stand, [], { VITE_SITE_URL: site, NODE_TLS_REJECT_UNAUTHORIZED: '0' });
+      const env = { ...stand.env, VITE_SITE_URL: site, NODE_TLS_REJECT_UNAUTHORIZED: '0' };
+      const run = await startCli(['health'], env, [], folder).done;
       expect(run.code).toBe(1);
       expect(run.stdout).toMatch(new RegExp(`PROBLEM +site: ${site} could not be reached \\(.*certificate`));
     } finally {
       server.close();
+      rmSync(folder, { recursive: true, force: true });
     }
   });
 

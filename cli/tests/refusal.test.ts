@@ -19,6 +19,7 @@ describe('refusal', () => {
     '550 5.1.1 The email account that you tried to reach does not exist',
     '550 5.1.2 Host unknown',
     '553 5.1.3 Bad recipient address syntax',
+    '550 5.1.6 Mailbox has moved, no forwarding address',
     '556 5.1.10 Recipient address has null MX',
     '550 5.2.1 The email account that you tried to reach is disabled',
     '501 Bad recipient address syntax',
@@ -29,6 +30,7 @@ describe('refusal', () => {
   it.each([
     '550 5.7.26 Unauthenticated email from product.example is not accepted due to domain DMARC policy',
     '550 5.7.1 Relaying denied',
+    '550 5.1.4 Ambiguous destination mailbox address',
     '554 5.7.0 Message rejected as spam',
     '552 5.3.4 Message too big',
     '554 5.6.0 Malformed content',

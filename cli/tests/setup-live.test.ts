@@ -121,11 +121,7 @@ describe('waitlist setup', () => {
   it('--dry-run with the Supabase token alone checks what it can, says why not the rest, changes nothing', async () => {
     const run = await startCli(
       ['setup', '--project-ref', REF, '--dry-run'],
-      {
-        ...env,
-        DATABASE_URL: '',
-        SUPABASE_ACCESS_TOKEN: TOKEN,
-      },
+      { ...env, DATABASE_URL: '', SUPABASE_ACCESS_TOKEN: TOKEN },
       [],
       folder,
     ).done;
@@ -232,7 +228,7 @@ describe('waitlist setup', () => {
     const [secretsBefore, deploymentsBefore] = [changes().filter((c) => c.path.endsWith('/secrets')).length, 1];
     try {
       const run = await startCli(
-        ['setup', '--domain', cloudflare.live, '--key-file', 'key.asc', '--yes'],
+        ['setup', '--key-file', 'key.asc', '--yes'], // the domain: the one attached to the Pages project
         {
           ...env,
           SUPABASE_ACCESS_TOKEN: TOKEN,
@@ -280,11 +276,7 @@ describe('waitlist setup', () => {
     expect(envLocal().UNSUBSCRIBE_SECRET).toBe(first.UNSUBSCRIBE_SECRET);
     const run = await startCli(
       ['setup', '--rotate-unsubscribe-key', '--yes', '--key-file', 'key.asc'],
-      {
-        ...env,
-        SUPABASE_ACCESS_TOKEN: TOKEN,
-        CLOUDFLARE_API_TOKEN: CF_TOKEN,
-      },
+      { ...env, SUPABASE_ACCESS_TOKEN: TOKEN, CLOUDFLARE_API_TOKEN: CF_TOKEN },
       [],
       folder,
     ).done;
@@ -297,7 +289,7 @@ describe('waitlist setup', () => {
     expect(api.state.secrets.get('UNSUBSCRIBE_SECRET')).toBe(rotated);
   }, 300_000);
 
-  it("a failing step names itself, its cause and the command that resumes; refuses another project's DATABASE_URL", async () => {
+  it("a failing step names itself, its cause and the command that resumes; refuses another project's DATABASE_URL and an unkept key's replacement", async () => {
     api.state.deployed.length = 0;
     api.state.failing = `POST /v1/projects/${REF}/functions/deploy`;
     const all = { ...env, SUPABASE_ACCESS_TOKEN: TOKEN, CLOUDFLARE_API_TOKEN: CF_TOKEN };
@@ -313,6 +305,20 @@ describe('waitlist setup', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("DATABASE_URL is another project's (user postgres.otherprojectrefxxxxx)");
     expect(refused.stderr).not.toContain(':pw@');
+
+    const [fresh, owner] = [mkdtempSync(join(tmpdir(), 'waitlist-setup-unkept-')), await connect(info, 'postgres')];
+    const { rows } = await owner.query(
+      "delete from private.setup_secrets where name = 'unsubscribe_secret' returning value",
+    );
+    try {
+      const unkept = await startCli(['setup', '--yes'], { ...all, SUPABASE_PROJECT_REF: REF }, [], fresh).done;
+      expect(unkept.code).toBe(1);
+      expect(unkept.stderr).toMatch(/failed +6\. the unsubscribe signing key[^\n]*\n +The unsubscribe function holds/);
+      expect(api.state.secrets.get('UNSUBSCRIBE_SECRET')).toBe(rows[0].value);
+    } finally {
+      await owner.query("insert into private.setup_secrets values ('unsubscribe_secret', $1)", [rows[0].value]);
+      await Promise.all([owner.end(), rmSync(fresh, { recursive: true, force: true })]);
+    }
   }, 300_000);
 });
 
@@ -320,12 +326,7 @@ describe('npm run deploy', () => {
   const deploy = (args: string[], more: Record<string, string> = {}) =>
     startCli(
       ['deploy', '--out-dir', join(folder, 'out'), ...args],
-      {
-        ...env,
-        ...first,
-        CLOUDFLARE_API_TOKEN: CF_TOKEN,
-        ...more,
-      },
+      { ...env, ...first, CLOUDFLARE_API_TOKEN: CF_TOKEN, ...more },
       [],
       folder,
     ).done;

@@ -9,9 +9,8 @@ import type { ConnectionInfo } from '../harness/database';
 function serverIndex(): number {
   const servers = inject('databases').length;
   const index = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
-  if (!Number.isInteger(index) || index < 0 || index >= servers) {
+  if (!Number.isInteger(index) || index < 0 || index >= servers)
     throw new Error(`Worker VITEST_POOL_ID=${process.env.VITEST_POOL_ID} has no server: ${servers} were started.`);
-  }
   return index;
 }
 
@@ -23,16 +22,10 @@ export const MIGRATED_TEMPLATE = 'migrated_template';
 export const SEALED_TEMPLATE = 'sealed_template';
 
 /** This worker's waiting-list database (every migration, sealed), the one pg_cron runs in. */
-export function sharedDatabase(): ConnectionInfo {
-  return inject('databases')[serverIndex()];
-}
+export const sharedDatabase = (): ConnectionInfo => inject('databases')[serverIndex()];
 
 /** The private key (armored) that opens this worker's sealed lists: the shared one and every copy. */
-export function sharedOwnerKey(): string {
-  return inject('ownerKeys')[serverIndex()];
-}
+export const sharedOwnerKey = (): string => inject('ownerKeys')[serverIndex()];
 
 /** The log file of this worker's server (server-log.ts reads it). */
-export function sharedServerLog(): string {
-  return inject('serverLogs')[serverIndex()];
-}
+export const sharedServerLog = (): string => inject('serverLogs')[serverIndex()];

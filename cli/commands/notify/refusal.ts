@@ -11,10 +11,10 @@ type SmtpError = Partial<Record<'code' | 'originalCode' | 'timeoutType' | 'respo
 };
 
 /**
- * X.1.1 bad mailbox, X.1.2 bad domain, X.1.3 bad address syntax, X.1.4 ambiguous, X.1.6 moved,
- * X.2.1 disabled (RFC 3463); X.1.10 null MX (RFC 7505). X.1.7 and X.1.8 are the sender's.
+ * X.1.1 bad mailbox, X.1.2 bad domain, X.1.3 bad address syntax, X.1.6 moved, X.2.1 disabled (RFC 3463); X.1.10
+ * null MX (RFC 7505). Not X.1.4 (ambiguous: still someone's, maybe); X.1.7 and X.1.8 are the sender's.
  */
-const MAILBOX = new Set(['1.1', '1.2', '1.3', '1.4', '1.6', '1.10', '2.1']);
+const MAILBOX = new Set(['1.1', '1.2', '1.3', '1.6', '1.10', '2.1']);
 
 /** The connection failed before any message could reach the server: trying again sends nothing twice. */
 const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'];

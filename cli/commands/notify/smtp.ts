@@ -1,7 +1,6 @@
 /** notify's SMTP side: SMTP_URL over verified TLS (STARTTLS required; plain only to this machine). */
 import nodemailer from 'nodemailer';
 import type { Transporter } from 'nodemailer';
-import { skippingTlsVerify } from '../../connect/database.ts';
 import { hostOf, isLoopback, secretUrl } from '../../connect/secret-url.ts';
 import type { Dkim } from './dkim.ts';
 import type { Letter } from './letter.ts';
@@ -23,7 +22,7 @@ export function smtpTransport(connections: number, dkim?: Dkim): Transporter {
     ...(url.port ? { port: Number(url.port) } : {}),
     secure: url.protocol === 'smtps:',
     requireTLS: !local,
-    tls: { rejectUnauthorized: !local && !skippingTlsVerify(), minVersion: 'TLSv1.2' },
+    tls: { rejectUnauthorized: !local, minVersion: 'TLSv1.2' },
     ...(user ? { auth: { user, pass: decodeURIComponent(url.password) } } : {}),
     pool: true,
     maxConnections: connections,
@@ -40,7 +39,7 @@ function unusable(error: unknown): string {
   if (code === 'ETLS')
     return `it offers no TLS (STARTTLS), so the password would go in clear (${reply(error)}); use the provider's smtps:// port (465) or a server that offers STARTTLS`;
   if (/certificate|self[- ]signed/i.test(String((error as Error)?.message))) {
-    return `its certificate could not be verified (${reply(error)}); --insecure-skip-tls-verify connects without verifying`;
+    return `its certificate could not be verified (${reply(error)}); use the host name your provider documents`;
   }
   return reply(error);
 }

@@ -10,7 +10,7 @@ export function whatToKeep(keyFile: string): void {
   its passphrase: your password manager, as an entry of its own (never beside the key file)
 Everything else is made again: new Supabase and Cloudflare tokens (Account → Access Tokens; My Profile → API
 Tokens), the database password (Project Settings → Database → reset it), and .env.local: setup on any clone,
-with the two tokens and the database password, reads the rest back from the project.`);
+with the two tokens, the database password and any --project you gave, reads the rest back from the projects.`);
 }
 
 /** `gh` lines for the daily check's repository settings, each value given on standard input, never as an argument. */

@@ -11,7 +11,7 @@ import { keep, kept } from './kept.ts';
 import { keptPassword, roleUrl, setRolePassword, type Role } from './roles.ts';
 import { type Step, withDatabase } from './step.ts';
 
-type Needs = { keyFile: string; rotate?: boolean; folder: string; origins: () => string[] };
+type Needs = { keyFile: string; rotate?: boolean; folder: string; origins(): string[]; held(): Promise<boolean> };
 type SupabaseCli = (args: string[], env?: Record<string, string>) => Promise<unknown>;
 
 const role = (name: 'UNSUBSCRIBE_DB_URL' | 'HEALTH_DATABASE_URL', role: Role): Step => [
@@ -30,7 +30,11 @@ const role = (name: 'UNSUBSCRIBE_DB_URL' | 'HEALTH_DATABASE_URL', role: Role): S
   },
 ];
 
-export function databaseSteps({ keyFile, rotate, folder, origins }: Needs, cli: SupabaseCli): Step[] {
+const UNKEPT =
+  'The unsubscribe function holds an UNSUBSCRIBE_SECRET the project does not keep (set by hand): put it in .env.local ' +
+  'as UNSUBSCRIBE_SECRET and run setup again (links sent keep working), or rotate it with --rotate-unsubscribe-key.';
+
+export function databaseSteps({ keyFile, rotate, folder, origins, held }: Needs, cli: SupabaseCli): Step[] {
   return [
     [
       'the migrations (db push)',
@@ -58,6 +62,7 @@ export function databaseSteps({ keyFile, rotate, folder, origins }: Needs, cli: 
         withDatabase(async (client) => {
           // From before the key was kept in the project: .env.local's, so the links sent with it still work.
           const old = rotate ? undefined : ((await kept(client, 'unsubscribe_secret')) ?? saved().UNSUBSCRIBE_SECRET);
+          if (!old && !rotate && (await held())) throw new Error(UNKEPT);
           const secret = old ?? randomBytes(32).toString('base64url');
           await keep(client, 'unsubscribe_secret', secret);
           mergeEnvFile({ UNSUBSCRIBE_SECRET: secret });

@@ -36,6 +36,8 @@ export function steps({ ref, project, domain, keyFile, rotate, folder }: Plan): 
     const { DATABASE_URL } = process.env as Record<string, string>;
     return { ...site, VITE_SUPABASE_PUBLISHABLE_KEY: key, DATABASE_URL, SUPABASE_PROJECT_REF: ref, ...pages };
   };
+  const functionSecrets = async () => (await management(`${v1}/secrets`)) as { name: string; value: string }[];
+  const held = async () => (await functionSecrets()).some((secret) => secret.name === 'UNSUBSCRIBE_SECRET');
   const secrets = () => Object.entries(saved()).filter(([name]) => /^UNSUBSCRIBE_(SECRET|DB_URL)$/.test(name));
   let secretsSet: { name: string; value: string }[] = []; // as the last check listed them
   return [
@@ -54,12 +56,12 @@ export function steps({ ref, project, domain, keyFile, rotate, folder }: Plan): 
       async () => Object.entries(await values()).every(([name, value]) => saved()[name] === value),
       async () => mergeEnvFile(await values()),
     ],
-    ...databaseSteps({ keyFile, rotate, folder, origins: cloudflare.origins }, cli),
+    ...databaseSteps({ keyFile, rotate, folder, origins: cloudflare.origins, held }, cli),
     [
       "the function's secrets: UNSUBSCRIBE_SECRET and UNSUBSCRIBE_DB_URL, as the project keeps them",
       async () => {
         // The API lists SHA-256 digests, never values (hex assumed: tried against the stand-in only; if not, a rerun resets them).
-        secretsSet = (await management(`${v1}/secrets`)) as { name: string; value: string }[];
+        secretsSet = await functionSecrets();
         const setTo = ([name, value]: string[]) => secretsSet.some((s) => s.name === name && s.value === digest(value));
         return secrets().length === 2 && secrets().every(setTo);
       },
