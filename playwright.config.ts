@@ -33,9 +33,7 @@ export default defineConfig<{ mockLayer: MockLayer }>({
   // A test that passes ends at once; a busy 2-core machine (a dev server compiling, a reload, two
   // submits) can need more than the default 30 s for a whole test.
   timeout: 60_000,
-  // One more than the cores: the slow-phone and toast tests spend much of their time waiting
-  // (184 s against 194 s with two, docs/performance.md).
-  workers: 3,
+  workers: 2,
   // The HTML report (playwright-report/) and the traces of failed tests (test-results/) are kept
   // on every run, CI's included: that is where a failure is read.
   reporter: [['list'], ['html', { open: 'never' }]],

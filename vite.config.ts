@@ -104,11 +104,8 @@ export default defineConfig({
           // The servers, and the check that no unsubscribe function is left running: first here, so
           // it runs last after the run (teardowns run in reverse), once the servers have stopped.
           globalSetup: ['cli/tests/no-function-left.ts', 'supabase/tests/global-setup.ts'],
-          // Each worker on a throwaway PostgreSQL server of its own (supabase/tests/shared-server.ts),
-          // its files one after another in one process: no process and module graph made per file.
+          // Each worker on a throwaway PostgreSQL server of its own (supabase/tests/shared-server.ts).
           maxWorkers: WORKERS,
-          isolate: false,
-          setupFiles: ['supabase/tests/env-per-file.ts'],
           testTimeout: 30_000,
           hookTimeout: 60_000,
         },

@@ -6,11 +6,12 @@ import { join } from 'node:path';
 import type { Client } from 'pg';
 import { storedAddresses } from '../../supabase/harness/sealed';
 
-/** The secret the unsubscribe links are made with (the function's, in unsubscribe tests). */
-export const UNSUBSCRIBE_SECRET = randomBytes(32).toString('base64');
+/** The secret the unsubscribe links are made with (the function's, in unsubscribe tests); inherited by the commands. */
+process.env.UNSUBSCRIBE_SECRET ??= randomBytes(32).toString('base64');
 export const UNSUBSCRIBE_URL = 'https://project.supabase.example/functions/v1/unsubscribe';
-/** The site whose /unsubscribe page the body's link opens. */
+/** The site whose /unsubscribe page the body's link opens; inherited by the commands. */
 export const SITE_URL = 'https://site.product.example';
+process.env.VITE_SITE_URL = SITE_URL;
 /**
  * Where the sender-domain check asks when a test gives no DNS server of its own: a loopback port
  * nobody answers on, so every lookup fails at once (a warning below 5,000 recipients) and no
@@ -25,9 +26,7 @@ export function letterArgs(campaign: string, where: Parameters<typeof unconfirme
   return [...unconfirmedArgs(campaign, where), '--yes'];
 }
 
-/** The same, unconfirmed; sets the letter's secret and site for the commands (per file: env-per-file.ts). */
 export function unconfirmedArgs(campaign: string, { dns = NO_DNS, unsubscribeUrl = UNSUBSCRIBE_URL } = {}): string[] {
-  Object.assign(process.env, { UNSUBSCRIBE_SECRET, VITE_SITE_URL: SITE_URL });
   const text = join(mkdtempSync(join(tmpdir(), 'notify-')), 'launch.txt');
   writeFileSync(text, TEXT);
   return [

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../../contracts/unsubscribe-token';
 import { publicKeyOf } from '../commands/notify/dkim';
 import { startDns, type Dns } from './dns';
-import { letterArgs, SITE_URL, UNSUBSCRIBE_SECRET } from './notify-letter';
+import { letterArgs, SITE_URL } from './notify-letter';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed } from './seed';
@@ -48,7 +48,7 @@ beforeAll(async () => {
     ]),
   );
   inbox = await startInbox();
-  fn = await startFunction(db.info, UNSUBSCRIBE_SECRET);
+  fn = await startFunction(db.info, process.env.UNSUBSCRIBE_SECRET);
 }, 60_000);
 afterAll(async () => {
   await fn?.stop();
