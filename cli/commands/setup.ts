@@ -124,7 +124,7 @@ export function setupCommand(): Command {
     .option('--project <name>', 'the Cloudflare Pages project', process.env.CLOUDFLARE_PAGES_PROJECT ?? 'coming-soon')
     .option(
       '--domain <domain>',
-      "a custom domain for the site: attached, allowed, built for (else .env.local's, if any)",
+      'a custom domain for the site: attached, allowed, built for (else the one attached to the Pages project, if any)',
     )
     .option('--key-file <file>', 'the new file for your private owner key', join(homedir(), 'waitlist-owner-key.asc'))
     .option(
