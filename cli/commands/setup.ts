@@ -104,10 +104,7 @@ async function run(options: Options): Promise<void> {
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
-  if (options.dryRun) {
-    say('Dry run: nothing was changed.');
-    return;
-  }
+  if (options.dryRun) return void say('Dry run: nothing was changed.');
   say('Proving a join: health signs up for real (rolled back) and fetches the live page.');
   process.exitCode = await proveJoin();
   whatToKeep(options.keyFile);

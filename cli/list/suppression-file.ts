@@ -29,7 +29,10 @@ function addressIn(value: string): string | 'outside' | null {
 }
 
 /** An address typed on the command line, read as a cell is ("Name <address>", stray spaces); null when it is none. */
-export const typedAddress = (value: string) => (addressIn(value) === 'outside' ? value.trim() : addressIn(value));
+export function typedAddress(value: string): string | null {
+  const found = addressIn(value);
+  return found === 'outside' ? value.trim() : found;
+}
 
 type Parsed = { record: string[]; info: { lines: number } };
 
