@@ -14,10 +14,7 @@ import { securityHeadersFiles } from './vite/security-headers.ts';
  * group after another).
  */
 const WORKERS = 2;
-/**
- * Test files in worker threads, not child processes: on 2 cores a whole `vitest run` took 208 and
- * 220 s of wall time and 356 and 377 s of CPU so, against 251 s and 437 s in processes (2026-12-06).
- */
+/** Test files in worker threads, not a process each: less CPU on 2 cores (docs/performance.md, "The test command"). */
 const POOL = 'threads';
 /** The app's tests (in jsdom), and the tools' (the Vite plugins, scripts, contracts: in Node). */
 const APP_TESTS = ['src/**/*.test.{ts,tsx}', 'mocks/**/*.test.ts'];
