@@ -10,7 +10,7 @@ import { dirname, join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { decrypt, decryptKey, generateKey, readKey, readMessage, readPrivateKey } from 'openpgp';
 import pg from 'pg';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, onTestFinished } from 'vitest';
 import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
 import { checkKeyCopies } from '../commands/health/sealing';
 import { keysInit, type Init } from './keys-init';
@@ -124,6 +124,7 @@ describe('a second holder', () => {
   it('made with GnuPG on their own machine, opens the whole list, before and after it was added', async () => {
     await signup('before-add@example.com');
     const home = mkdtempSync(join(tmpdir(), 'waitlist-gnupg-'));
+    onTestFinished(() => void execFileSync('gpgconf', ['--homedir', home, '--kill', 'gpg-agent'])); // the agent gpg started
     const gpg = (...args: string[]) =>
       execFileSync('gpg', [
         '--homedir',

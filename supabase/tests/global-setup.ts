@@ -1,3 +1,6 @@
+import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
 import { connect, createEmptyDatabase, type ConnectionInfo } from '../harness/database';
@@ -47,25 +50,28 @@ async function startServer(): Promise<{ cluster: Cluster; database: ConnectionIn
  * afterwards, pass or fail. Every test's signup is sealed.
  */
 export default async function setup(project: TestProject) {
+  // The files the tests and the commands they start write (owner keys, letters, exports): in one
+  // folder, taken back with the servers after the run. Others pass through, not list (as root, the
+  // servers run as postgres, in folders of their own inside).
+  const temporary = mkdtempSync(join(tmpdir(), 'waitlist-tests-'));
+  chmodSync(temporary, 0o711);
+  process.env.TMPDIR = temporary;
   const started = await Promise.allSettled(Array.from({ length: project.config.maxWorkers }, startServer));
   const servers = started.flatMap((result) => (result.status === 'fulfilled' ? [result.value] : []));
-  const stopAll = () => Promise.all(servers.map(({ cluster }) => cluster.stop()));
+  const stopAll = () =>
+    Promise.all(servers.map(({ cluster }) => cluster.stop())).finally(() =>
+      rmSync(temporary, { recursive: true, force: true }),
+    );
   const failed = started.find((result) => result.status === 'rejected');
   if (failed) {
     await stopAll();
     throw failed.reason;
   }
-  project.provide(
-    'databases',
-    servers.map(({ database }) => database),
-  );
-  project.provide(
-    'ownerKeys',
-    servers.map(({ ownerKey }) => ownerKey),
-  );
-  project.provide(
-    'serverLogs',
-    servers.map(({ cluster }) => cluster.logFile),
-  );
+  const databases = servers.map(({ database }) => database);
+  const ownerKeys = servers.map(({ ownerKey }) => ownerKey);
+  const serverLogs = servers.map(({ cluster }) => cluster.logFile);
+  project.provide('databases', databases);
+  project.provide('ownerKeys', ownerKeys);
+  project.provide('serverLogs', serverLogs);
   return stopAll;
 }
