@@ -32,7 +32,12 @@ const built = spawnSync('npx', ['vite', 'build', '--outDir', site, '--emptyOutDi
 if (built.status !== 0) throw new Error('The build failed');
 
 const children: ChildProcess[] = [];
-process.on('exit', () => children.reverse().forEach((child) => child.kill()));
+const stopChildren = () =>
+  children
+    .splice(0)
+    .reverse()
+    .forEach((child) => child.kill());
+process.on('exit', stopChildren); // on a throw before the try below
 const start = (command: string, args: string[], stdio: 'ignore' | 'pipe' = 'ignore') => {
   const child = spawn(command, args, { stdio: ['ignore', stdio, 'ignore', 'pipe'] });
   children.push(child);
@@ -182,6 +187,8 @@ try {
 } finally {
   await browser.close();
   server.close();
+  stopChildren();
+  rmSync(dir, { recursive: true, force: true });
 }
 for (const [name, lines] of transcript) console.log(`${name}\n${lines.map((line) => `  "${line}"`).join('\n')}`);
 
@@ -204,6 +211,5 @@ const inOrder = (name: string, expected: string[]) => {
   if (at.some((i, n) => i < 0 || (n > 0 && i < at[n - 1]))) problems.push(`${name} not read in order: ${lines}`);
 };
 for (const [path, lines] of Object.entries(pages)) inOrder(path, lines);
-rmSync(dir, { recursive: true, force: true });
 if (problems.length) throw new Error(problems.join('\n'));
 console.log('Orca heard every toast once, the field, the button while sending, and both pages in order.');
