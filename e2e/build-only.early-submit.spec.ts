@@ -3,7 +3,8 @@
  * the network throttled through Chromium's DevTools protocol, typing at human speed. The form's
  * code is held back until the visitor has submitted, so every test here exercises the early path
  * for certain; then it is released and the outcome must be the product's (docs/product.md §5, §8).
- * The CPU is slowed 4× for the tap only: throttling spends the test machine's CPU, it does not spare it.
+ * The CPU is slowed 4× for the tap only: throttling spends the test machine's CPU, it does not
+ * spare it.
  */
 import type { Page, Request, Route } from '@playwright/test';
 import { LOAD_FAILURE_ID } from '../src/features/waitlist/dom-ids';
@@ -13,7 +14,7 @@ import { emailField, expect, submitButton, test, toast } from './fixtures';
 import { idle, recordFormStates, sending } from './form-states';
 import { CHROMIUM_ONLY } from './engines';
 
-/** 400 ms round trips, 50 KB/s each way, and with `cpu` a CPU four times slower: Chromium's DevTools protocol only. */
+/** 400 ms round trips, 50 KB/s each way, with `cpu` a CPU 4× slower too: Chromium's DevTools protocol only. */
 async function slowPhone(page: Page, { cpu = false } = {}) {
   const cdp = await page.context().newCDPSession(page);
   await cdp.send('Network.enable');

@@ -124,7 +124,8 @@ describe('a second holder', () => {
   it('made with GnuPG on their own machine, opens the whole list, before and after it was added', async () => {
     await signup('before-add@example.com');
     const home = mkdtempSync(join(tmpdir(), 'waitlist-gnupg-'));
-    onTestFinished(() => void execFileSync('gpgconf', ['--homedir', home, '--kill', 'gpg-agent'])); // the agent gpg started
+    // gpg starts an agent for this home: stopped after the test, which would outlive it.
+    onTestFinished(() => void execFileSync('gpgconf', ['--homedir', home, '--kill', 'gpg-agent']));
     const gpg = (...args: string[]) =>
       execFileSync('gpg', [
         '--homedir',
