@@ -18,6 +18,16 @@ import { E2E_SUPABASE_URL } from './e2e-backend';
 import { openTab } from './firefox-esr';
 import { firefoxPath } from './browser';
 
+// Debian's packages it runs, named before anything starts.
+const PACKAGES = 'xvfb dbus-daemon speech-dispatcher speech-dispatcher-espeak-ng orca libglib2.0-bin python3-pyatspi';
+const found = (command: string) => spawnSync('sh', ['-c', `command -v ${command}`]).status === 0;
+const atspi = spawnSync('/usr/bin/python3', ['-c', 'import gi; gi.require_version("Atspi", "2.0")']).status === 0;
+if (!['Xvfb', 'dbus-daemon', 'speech-dispatcher', 'orca', 'gsettings'].every(found) || !atspi) {
+  console.error(
+    `npm run test:a11y needs Firefox ESR and Orca's stack: sudo apt-get install -y firefox-esr ${PACKAGES}`,
+  );
+  process.exit(2);
+}
 const dir = mkdtempSync(join(tmpdir(), 'screen-reader-'));
 const site = join(dir, 'site');
 const env = {

@@ -41,7 +41,7 @@ export function domainCommand(): Command {
     .argument('<domain>', "the From address's domain, e.g. example.com")
     .option('--dkim-key <file>', 'the DKIM private key, made in a new file (readable by you only) if none', 'dkim.pem')
     .option('--dkim-selector <name>', "the DKIM key's selector: its record is <selector>._domainkey.<domain>", 'launch')
-    .requiredOption('--spf-include <domain>', "your SMTP provider's SPF domain, as its docs name it")
+    .requiredOption('--spf-include <domain>', "your SMTP provider's SPF domain, as its docs name it (required)")
     .option('--dns-server <ip[:port]>', "resolve the domain with this server (default: the system's)", dnsServer)
     .action(async (domain: string, options: Options) => {
       if (!/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain))

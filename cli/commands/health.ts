@@ -3,7 +3,7 @@ import { Command } from 'commander';
 import { checkDataApi } from './health/data-api.ts';
 import { checkDatabase } from './health/database.ts';
 import { exitCode, report, skipped, type Finding } from './health/finding.ts';
-import { checkManagement, projectRef } from './health/management.ts';
+import { checkManagement, NO_TOKEN, projectRef } from './health/management.ts';
 import { readSettings } from './health/settings.ts';
 import { checkSite } from './health/site.ts';
 import { UsageError, wholeNumber } from '../terminal/terminal.ts';
@@ -28,10 +28,9 @@ export function healthCommand(): Command {
       const databaseHalf = process.env.DATABASE_URL
         ? checkDatabase(unset ? undefined : settings.site, options.timeout)
         : [skipped('database', 'DATABASE_URL is not set: the public half alone was checked.')];
-      // The hosted settings, with the owner's personal access token (the daily workflow has none).
-      const ref = projectRef();
-      const hosted = process.env.SUPABASE_ACCESS_TOKEN && ref ? [checkManagement(ref, options.timeout)] : [];
-      const findings: Finding[] = (await Promise.all([...publicHalf, databaseHalf, ...hosted])).flat(2);
+      const ref = process.env.SUPABASE_ACCESS_TOKEN && projectRef();
+      const hosted = ref ? checkManagement(ref, options.timeout) : skipped('project settings', NO_TOKEN);
+      const findings: Finding[] = (await Promise.all([...publicHalf, databaseHalf, hosted])).flat(2);
       report(findings, startedAt, Boolean(options.json));
       process.exitCode = exitCode(findings);
     });

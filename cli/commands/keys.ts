@@ -96,7 +96,7 @@ export function keysCommand(): Command {
   keys
     .command('add')
     .description("Add a key holder: every hour key wrapped to their public key too (takes a holder's key).")
-    .requiredOption('--public-key <file>', 'their OpenPGP public key, armored (RSA, 3072 bits or more)')
+    .requiredOption('--public-key <file>', 'their OpenPGP public key, armored (RSA, 3072 bits or more; required)')
     .action(add);
   keys
     .command('remove')

@@ -4,6 +4,7 @@
  * `public`, is a problem whose fix is `waitlist setup`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { NO_TOKEN } from '../commands/health/management';
 import { REF, startManagementApi, TOKEN } from './management-api';
 import { waitlist } from './run-cli';
 
@@ -36,9 +37,9 @@ describe('health: the hosted project settings', () => {
     expect(await projectSettings(env)).toMatchObject({ outcome: 'ok' });
   });
 
-  it('is a setup problem when the token is refused, and is not checked without a token', async () => {
+  it('is a setup problem when the token is refused; without a token, says it was skipped', async () => {
     expect(await projectSettings({ SUPABASE_ACCESS_TOKEN: 'sbp_wrong' })).toMatchObject({ outcome: 'setup' });
-    expect(await projectSettings({ SUPABASE_ACCESS_TOKEN: '' })).toBeUndefined();
+    expect(await projectSettings({ SUPABASE_ACCESS_TOKEN: '' })).toMatchObject({ outcome: 'skipped', says: NO_TOKEN });
   });
 
   it('refuses a Management API over plain http to another machine', async () => {

@@ -6,6 +6,7 @@ import { parsed, request, whatItSaid } from './http.ts';
 /** The project ref: SUPABASE_PROJECT_REF, else the one in VITE_SUPABASE_URL (https://<ref>.supabase.co). */
 export const projectRef = (env = process.env) =>
   env.SUPABASE_PROJECT_REF || /^https:\/\/([a-z]{20})\.supabase\.co\/?$/.exec(env.VITE_SUPABASE_URL ?? '')?.[1];
+export const NO_TOKEN = 'SUPABASE_ACCESS_TOKEN or the project ref unset: sign-ups and exposed schemas not checked.';
 
 /** One call as the token's owner, to https://api.supabase.com or SUPABASE_API_URL: its JSON, or an Error saying why not. */
 export async function management(path: string, init: RequestInit = {}, seconds = 30): Promise<unknown> {
