@@ -63,7 +63,7 @@ export function originsCommand(): Command {
       const { origin, done: removed, origins } = await changeOrigin(given, removeOrigin);
       if (!removed)
         throw new UsageError(`${origin} is not an allowed origin; they are: ${origins.join(', ') || 'none'}.`);
-      say(`Removed ${origin}.`);
+      say(`Removed ${origin}.${origins.length ? '' : ' None is left: a page on any origin may add signups again.'}`);
       print(origins);
     });
   return command;

@@ -38,9 +38,8 @@ export function suppressCommand(): Command {
       if (shown.length) throw new UsageError(`Not addresses (options go before "--"): ${shown.join(', ')}`);
       const inFile = options.file ? addressesInFile(readText(options.file, '--file')) : undefined;
       const addresses = [...(typed as string[]), ...(inFile?.addresses ?? [])];
-      if (!addresses.length && !inFile?.outsideTheRule) {
+      if (!addresses.length && !inFile?.outsideTheRule)
         throw new UsageError('Name at least one address, or a --file that has one.');
-      }
       const counts = await withDatabase((db) => suppress(db, addresses, options.reason));
       // An address the list's rule refuses cannot have signed up: counted as not on the list.
       const summary = { ...counts, notOnTheList: counts.notOnTheList + (inFile?.outsideTheRule ?? 0) };

@@ -51,9 +51,8 @@ function parameters(url: URL): { sslmode: string | null; rootcert: string | null
     );
   }
   const sslmode = url.searchParams.get('sslmode');
-  if (sslmode !== null && !SSLMODES.includes(sslmode)) {
+  if (sslmode !== null && !SSLMODES.includes(sslmode))
     throw new UsageError(`DATABASE_URL's sslmode must be one of ${SSLMODES.join(', ')}.`);
-  }
   return { sslmode, rootcert: url.searchParams.get('sslrootcert') };
 }
 

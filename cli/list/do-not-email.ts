@@ -18,7 +18,7 @@ export async function signupsOf(db: Queryable, address: string): Promise<Found[]
   return rows;
 }
 
-/** Deletes every signup of the address (the journal keeps its hash, no detail) and lists it as erased, at once. */
+/** Deletes the address's signups (the journal keeps its hash, no detail), listed as erased; an unsubscribe stays. */
 export async function erase(db: pg.Client, address: string): Promise<number> {
   return inTransaction(db, async () => {
     const removed = await db.query(`delete from public.waiting_list where id in (${SAME_ADDRESS})`, [address]);
@@ -27,7 +27,7 @@ export async function erase(db: pg.Client, address: string): Promise<number> {
     ]);
     await db.query(
       `insert into private.do_not_email (address_hash, reason) values (private.address_hash($1), 'erased')
-       on conflict (address_hash) do update set reason = 'erased', added_at = now()`,
+       on conflict (address_hash) do update set added_at = now() where do_not_email.reason = 'erased'`,
       [address],
     );
     return removed.rowCount ?? 0;

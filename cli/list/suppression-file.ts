@@ -60,9 +60,8 @@ export function addressesInFile(text: string): SuppressionFile {
         .map((line, index) => ({ cells: [line], line: index + 1 }))
         .filter(({ cells }) => cells[0].trim());
   const column = rows[0]?.cells.findIndex(isColumn) ?? -1;
-  if (delimiter && column < 0) {
+  if (delimiter && column < 0)
     throw new UsageError(`No ${COLUMNS.join('/')} column in the file’s first line: nothing was suppressed.`);
-  }
   const found: SuppressionFile = { addresses: [], outsideTheRule: 0 };
   const junk: number[] = [];
   for (const { cells, line } of column >= 0 ? rows.slice(1) : rows) {

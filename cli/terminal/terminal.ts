@@ -22,8 +22,10 @@ export class UsageError extends Error {}
 /** A run that ends without doing its work on purpose (declined, nothing to do): exit 1. */
 export class Cancelled extends Error {}
 
-export const say = (line = '') => process.stderr.write(`${line}\n`);
-export const out = (line = '') => process.stdout.write(`${line}\n`);
+/** A DNS answer or an SMTP reply may carry terminal escapes: every control character but tab and newline shows as �. */
+const shown = (line: string) => line.replace(/[^\P{Cc}\t\n]/gu, '\uFFFD');
+export const say = (line = '') => process.stderr.write(`${shown(line)}\n`);
+export const out = (line = '') => process.stdout.write(`${shown(line)}\n`);
 export const json = (value: unknown) => out(JSON.stringify(value, null, 2));
 
 export const interactive = () => Boolean(process.stdin.isTTY && process.stderr.isTTY);

@@ -84,6 +84,13 @@ describe('waitlist domain', () => {
     expect(missing.stdout).not.toContain('MX  ');
   });
 
+  it('shows a control character a DNS answer carries as \uFFFD, never as a terminal escape', async () => {
+    dns.zone.set(DOMAIN, { txt: ['v=spf1 include:_spf.other-host.example ~all \u001b]0;owned\u0007'] });
+    const run = await domain();
+    expect(run.stderr).toContain('~all \uFFFD]0;owned\uFFFD');
+    expect(run.stdout + run.stderr).not.toContain('\u001b');
+  });
+
   it("flags an SPF record that does not include the provider's, and prints it with the include added", async () => {
     dns.zone.set(DOMAIN, { txt: ['v=spf1 include:_spf.other-host.example mx ~all'], mx: ['mx1.provider.example'] });
     const run = await domain();

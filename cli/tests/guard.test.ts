@@ -68,5 +68,7 @@ describe('origins', () => {
     expect(absent.code).toBe(2);
     const { rows } = await db.owner.query('select origin from private.allowed_origins');
     expect(rows).toEqual([{ origin: 'https://launch.example.com' }]);
+    const last = await waitlist(['origins', 'remove', 'https://launch.example.com']);
+    expect(last.stderr).toContain('None is left: a page on any origin may add signups again.');
   });
 });

@@ -5,6 +5,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { NO_TOKEN } from '../commands/health/management';
+import { findingsOf } from './health-stand-ins';
 import { REF, startManagementApi, TOKEN } from './management-api';
 import { waitlist } from './run-cli';
 
@@ -14,10 +15,7 @@ afterAll(() => api.close());
 
 async function projectSettings(env: Record<string, string>) {
   const base = { DATABASE_URL: '', SUPABASE_API_URL: api.url, SUPABASE_PROJECT_REF: REF, SUPABASE_ACCESS_TOKEN: TOKEN };
-  const { stdout } = await waitlist(['health', '--json'], { ...base, ...env });
-  const { findings } = JSON.parse(stdout) as {
-    findings: { check: string; outcome: string; says: string; fix?: string }[];
-  };
+  const findings = findingsOf(await waitlist(['health', '--json'], { ...base, ...env }));
   return findings.find((finding) => finding.check === 'project settings');
 }
 

@@ -203,9 +203,8 @@ describe('waitlist health, the public half', () => {
   it('is the command the scheduled workflow runs, public values from repository variables', () => {
     const workflow = readFileSync(new URL('../../.github/workflows/health.yml', import.meta.url), 'utf8');
     expect(workflow).toMatch(/\n {8}run: npm run waitlist -- health\n/);
-    for (const name of ['VITE_SITE_URL', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_PUBLISHABLE_KEY']) {
+    for (const name of ['VITE_SITE_URL', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_PUBLISHABLE_KEY'])
       expect(workflow).toContain(`${name}: \${{ vars.${name} }}`);
-    }
     // The database's side when the repository has a DATABASE_URL secret (a role that may read only
     // the catalog and the guard's settings: docs/operations.md, "A role for the daily check").
     expect(workflow).toContain('DATABASE_URL: ${{ secrets.DATABASE_URL }}');

@@ -42,9 +42,8 @@ async function risksAs(role: string): Promise<string[]> {
  * One after another: two first settings at once would both insert the role's pg_db_role_setting row.
  */
 async function forTheApi(settings: Record<string, string>): Promise<void> {
-  for (const [name, value] of Object.entries(settings)) {
+  for (const [name, value] of Object.entries(settings))
     await asSuperuser(db, `alter role authenticator in database ${NAME} set ${name} = '${value}'`);
-  }
 }
 
 let signups = 0;

@@ -171,7 +171,7 @@ describe('notify, signed, with one-click unsubscribe', () => {
     expect(rows).toEqual([{ reason: 'unsubscribed' }]);
   });
 
-  it('erasure replaces what the unsubscribe stored', async () => {
+  it('erasure keeps what the unsubscribe stored: the address signed up again is not emailed', async () => {
     const [{ hash }] = (
       await db.owner.query(`select address_hash as hash from private.do_not_email where reason = 'unsubscribed'`)
     ).rows;
@@ -179,8 +179,10 @@ describe('notify, signed, with one-click unsubscribe', () => {
     const leaving = READERS.find((email) => !rows.some((row) => row.email === email));
     const erased = await waitlist(['erase', '--yes', leaving!]);
     expect(erased.code, erased.stderr).toBe(0);
+    await db.owner.query('insert into public.waiting_list (email) values ($1)', [leaving]); // by anyone
     const after = await db.owner.query('select reason from private.do_not_email where address_hash = $1', [hash]);
-    expect(after.rows).toEqual([{ reason: 'erased' }]);
+    expect(after.rows).toEqual([{ reason: 'unsubscribed' }]);
+    expect((await db.owner.query('select from private.mailable_signups where email = $1', [leaving])).rowCount).toBe(0);
   });
 
   it('gives the --to test message and the preview test links: the function refuses them (403) and stores nothing', async () => {

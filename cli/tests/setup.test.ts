@@ -38,9 +38,8 @@ describe('before the program loads', () => {
   it('every package the program imports is a dependency, so npm ci --omit=dev installs it', () => {
     const imported = new Set<string>();
     for (const file of programFiles()) {
-      for (const [, name] of readFileSync(file, 'utf8').matchAll(/from '((?:@[^/']+\/)?[^./'][^/']*)/g)) {
+      for (const [, name] of readFileSync(file, 'utf8').matchAll(/from '((?:@[^/']+\/)?[^./'][^/']*)/g))
         if (!name.startsWith('node:')) imported.add(name);
-      }
     }
     expect(imported.size).toBeGreaterThan(3);
     const missing = [...imported].filter((name) => !pkg.dependencies[name]);

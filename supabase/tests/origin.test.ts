@@ -81,9 +81,8 @@ describe('the allowed origins', () => {
         message: `'${origin}' names the default port, which browsers leave out: store '${stored}'.`,
       });
     }
-    for (const origin of ['https://xn--bcher-kva.example', 'https://example.com:8443', 'http://example.com:443']) {
+    for (const origin of ['https://xn--bcher-kva.example', 'https://example.com:8443', 'http://example.com:443'])
       await db.owner.query('insert into private.allowed_origins values ($1)', [origin]);
-    }
     await from('https://xn--bcher-kva.example');
   });
 });

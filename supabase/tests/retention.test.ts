@@ -13,9 +13,8 @@ const db = useDatabase({ pgCron: true });
 
 describe('retention of the abuse guard counters', () => {
   it('schedules private.forget_expired_signups() every minute with pg_cron, whose scheduler runs', async () => {
-    if (!sharedDatabase().cron) {
+    if (!sharedDatabase().cron)
       throw new Error('pg_cron is not installed: apt-get install -y postgresql-<major>-cron (CI installs it).');
-    }
     const { rows: jobs } = await db.owner.query(
       `select jobname, schedule, command, database, username, active from cron.job where jobname = 'waitlist-signup-guard-upkeep'`,
     );

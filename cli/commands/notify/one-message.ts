@@ -52,9 +52,8 @@ export async function preview(letter: Letter, urls: Unsubscribing, file: string,
     `<pre id="text">${escapeHtml(mail.text)}</pre>`,
     ...(mail.html ? [`<h2>HTML part</h2>\n<iframe id="html" sandbox srcdoc="${escapeHtml(mail.html)}"></iframe>`] : []),
   ];
-  if (!force && !(await oursOrFree(file))) {
+  if (!force && !(await oursOrFree(file)))
     throw new UsageError(`${file} exists and is not a preview: give another file, or --force to write over it.`);
-  }
   await writeFile(file, `${page.join('\n')}\n`).catch((error: Error) => {
     throw new UsageError(`Cannot write the preview to ${file}: ${error.message}`);
   });

@@ -66,9 +66,8 @@ export async function run(options: RunOptions, sending: Sending, record: Recorde
     throw error;
   });
   try {
-    if (!(await lockCampaign(lock, options.campaign))) {
+    if (!(await lockCampaign(lock, options.campaign)))
       throw new UsageError(`Another notify run of campaign "${options.campaign}" is running.`);
-    }
     const changed = sameLetter(options.campaign, record, await storedLetter(lock, options.campaign));
     if (changed.length)
       say(`The letter changed (${changed.join(', ')}); nobody has the old one: this one is recorded.`);

@@ -1,6 +1,6 @@
 /** notify's SMTP side: SMTP_URL over verified TLS (STARTTLS required; plain only to this machine). */
-import nodemailer from 'nodemailer';
-import type { Transporter } from 'nodemailer';
+import { domainToASCII, domainToUnicode } from 'node:url';
+import nodemailer, { type Transporter } from 'nodemailer';
 import { hostOf, isLoopback, secretUrl } from '../../connect/secret-url.ts';
 import type { Dkim } from './dkim.ts';
 import type { Letter } from './letter.ts';
@@ -38,9 +38,8 @@ function unusable(error: unknown): string {
   if (code === 'EAUTH') return `it refused the user name or password of SMTP_URL (${reply(error)})`;
   if (code === 'ETLS')
     return `it offers no TLS (STARTTLS), so the password would go in clear (${reply(error)}); use the provider's smtps:// port (465) or a server that offers STARTTLS`;
-  if (/certificate|self[- ]signed/i.test(String((error as Error)?.message))) {
+  if (/certificate|self[- ]signed/i.test(String((error as Error)?.message)))
     return `its certificate could not be verified (${reply(error)}); use the host name your provider documents`;
-  }
   return reply(error);
 }
 
@@ -87,7 +86,11 @@ export function message(letter: Letter, to: string, links: Links) {
 }
 
 /**
- * Whether the mailer delivers to the address as stored: nodemailer drops `<` and `>`, so `<a@b.example>` would be a
- * second message to a@b.example, past erasure and suppression.
+ * Whether the mailer sends to the address as stored, so erasure and suppression hold: nodemailer drops `<` and `>`,
+ * and maps the domain as UTS-46 does (fullwidth `ｍ` to `m`, `。` to a dot, `xn--…` to letters): another spelling.
  */
-export const deliverableAsStored = (address: string) => !/[<>]/.test(address);
+export function deliverableAsStored(address: string): boolean {
+  const domain = address.slice(address.lastIndexOf('@') + 1);
+  const mapped = domainToASCII(domain) && domainToUnicode(domainToASCII(domain));
+  return !/[<>]/.test(address) && (!mapped || mapped === domain.normalize('NFC').toLowerCase());
+}

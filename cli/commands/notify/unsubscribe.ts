@@ -14,9 +14,8 @@ export type OneClick = Unsubscribing & { key: CryptoKey };
 function linkBase(what: string, value: string, path = ''): URL {
   const url = URL.parse(path || value, value);
   if (!url) throw new UsageError(`The ${what} ${JSON.stringify(value)} is not a URL.`);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(hostOf(url)))) {
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(hostOf(url))))
     throw new UsageError(`The ${what} must be https:// (mail providers ignore any other): ${url.href}`);
-  }
   if (url.search || url.hash) throw new UsageError(`The ${what} takes no ?query or #fragment: ${url.href}`);
   return url;
 }
