@@ -89,6 +89,8 @@ describe('waitlist health: the public key reads nothing', () => {
         fix: 'revoke execute on function public.list_size() from public, anon, authenticated; (or drop the function)',
       }),
     ]);
+    await byHand('create extension fuzzystrmatch schema public', 'drop extension fuzzystrmatch'); // an extension's too
+    expect((await problems()).map((f) => f.says.split(' (')[0])).toContain('public.soundex(text)');
   });
 
   // Nothing exposed, as the owner sees it: health.test.ts, a healthy project.

@@ -159,9 +159,8 @@ describe('schema private, every object in it', () => {
     });
 
     it('cannot read any table or view of the schema, nor call its functions (42501)', async () => {
-      for (const { name } of relations()) {
+      for (const { name } of relations())
         expect(await refusal(asRole(`select * from private.${name} limit 1`)), name).toMatchObject(SCHEMA_DENIED);
-      }
       expect(await refusal(asRole(`select private.address_hash('a@b.co')`))).toMatchObject(SCHEMA_DENIED);
       expect(await refusal(asRole(`select private.email_format_ok('a@b.co')`))).toMatchObject(SCHEMA_DENIED);
       expect(await refusal(asRole('select private.forget_expired_signups()'))).toMatchObject(SCHEMA_DENIED);

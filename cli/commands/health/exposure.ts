@@ -103,7 +103,7 @@ async function functionFindings(db: pg.Client): Promise<Finding[]> {
      from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
      cross join ${API_ROLES} r
      where ${OURS} and has_function_privilege(r.role, p.oid, 'EXECUTE')
-       and not exists (select from pg_catalog.pg_depend d where d.objid = p.oid and d.deptype = 'e')
+       and (n.nspname = any($1::text[]) or not exists (select from pg_catalog.pg_depend d where d.objid = p.oid and d.deptype = 'e'))
      group by 1, 2, 4 order by 2`,
     [EXPOSED_SCHEMAS],
   );

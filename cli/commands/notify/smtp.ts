@@ -87,10 +87,10 @@ export function message(letter: Letter, to: string, links: Links) {
 
 /**
  * Whether the mailer sends to the address as stored, so erasure and suppression hold: nodemailer drops `<` and `>`,
- * and maps the domain as UTS-46 does (fullwidth `ｍ` to `m`, `。` to a dot, `xn--…` to letters): another spelling.
+ * and maps the domain as UTS-46 does (fullwidth `ｍ` to `m`, `。` to a dot): a domain it changes is another spelling.
  */
 export function deliverableAsStored(address: string): boolean {
   const domain = address.slice(address.lastIndexOf('@') + 1);
-  const mapped = domainToASCII(domain) && domainToUnicode(domainToASCII(domain));
-  return !/[<>]/.test(address) && (!mapped || mapped === domain.normalize('NFC').toLowerCase());
+  const [ascii, asStored] = [domainToASCII(domain), domain.normalize('NFC').toLowerCase()];
+  return !/[<>]/.test(address) && (!ascii || ascii === asStored || domainToUnicode(ascii) === asStored);
 }
