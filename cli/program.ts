@@ -4,7 +4,7 @@ import { Command, CommanderError } from 'commander';
 import { COMMANDS } from './commands.ts';
 import { explainDatabaseError } from './connect/database-errors.ts';
 import { PASSPHRASE, PASSPHRASE_COMMAND } from './seal/owner-key.ts';
-import { ENV_FILE, envFileValues } from './commands/setup/env-file.ts';
+import { ENV_FILE, envFileValues } from './connect/env-file.ts';
 import { Cancelled, EXIT, EXIT_CODES, say, UsageError } from './terminal/terminal.ts';
 
 // DATABASE_URL and SMTP_URL may live in .env.local (git-ignored); the shell's values win. Not the

@@ -1,5 +1,5 @@
 import { delay, http, HttpResponse, type HttpHandler } from 'msw';
-import { characterCount, EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '../src/features/waitlist/email';
+import { characterCount, EMAIL_MAX_LENGTH, EMAIL_SHAPE } from '../contracts/email.ts';
 import { answers, corsHeaders, created, respond } from './postgrest';
 import { waitlistStore } from './waitlist-store';
 

@@ -19,7 +19,7 @@ import { insertEmail } from '../supabase/harness/api-request';
 import { SUPERUSER, startCluster, type Cluster } from '../supabase/harness/cluster';
 import { connect, createSupabaseDatabase, type ConnectionInfo } from '../supabase/harness/database';
 import { sealList } from '../supabase/harness/sealed';
-import { BASELINE, MIGRATIONS } from '../cli/commands/health/migrations';
+import { BASELINE, MIGRATIONS } from '../cli/database/migrations';
 
 const run = promisify(execFile);
 const ROOT = fileURLToPath(new URL('..', import.meta.url));

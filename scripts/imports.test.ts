@@ -1,8 +1,9 @@
 /**
  * The arrows between the top folders go one way: cli/ and supabase/ share what both sides of a
- * boundary must agree on through contracts/, which stands on Web APIs alone. Read from the import
- * specifiers of every source file that is not a test (`*.test.*`, or under a tests/ folder: tests
- * may cross, as tests do).
+ * boundary must agree on through contracts/, which stands on Web APIs alone. Inside cli/, each
+ * command keeps to its own rooms (cli/commands/<name>.ts and cli/commands/<name>/); what two
+ * commands use lives in a shared folder beside commands/. Read from the import specifiers of every
+ * source file that is not a test (`*.test.*`, or under a tests/ folder: tests may cross, as tests do).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
@@ -33,6 +34,11 @@ const shown = (imports: Import[]) => imports.map(({ file, specifier }) => `${fil
 const cli = importsOf('cli');
 const supabase = importsOf('supabase');
 const contracts = importsOf('contracts');
+const mocks = importsOf('mocks');
+const elsewhere = ['scripts', 'src', 'e2e', 'vite'].flatMap(importsOf);
+
+/** The command a file belongs to: `notify` for cli/commands/notify.ts and cli/commands/notify/send.ts. */
+const commandOf = (path?: string) => /^cli\/commands\/([\w-]+?)(\.ts$|\/)/.exec(path ?? '')?.[1];
 
 describe('the arrows between cli/, supabase/ and contracts/', () => {
   it('nothing under supabase/ but its tests imports cli/', () => {
@@ -54,5 +60,24 @@ describe('the arrows between cli/, supabase/ and contracts/', () => {
     expect(intoContracts(supabase.filter(({ file }) => file.startsWith('supabase/functions/'))).length).toBeGreaterThan(
       0,
     );
+  });
+});
+
+describe("cli/'s rooms", () => {
+  it("a command's files import no other command's files", () => {
+    const crossing = cli.filter(({ file, target }) => commandOf(target) && commandOf(file) !== commandOf(target));
+    // cli/commands.ts, the map of the commands, is the one file outside them that loads each.
+    expect(shown(crossing.filter(({ file }) => file !== 'cli/commands.ts'))).toEqual([]);
+  });
+
+  it("no file outside cli/commands/ imports a command's files, but the map (cli/commands.ts)", () => {
+    const outside = [...cli, ...supabase, ...mocks, ...elsewhere].filter(
+      ({ file, target }) => !commandOf(file) && commandOf(target) && file !== 'cli/commands.ts',
+    );
+    expect(shown(outside)).toEqual([]);
+  });
+
+  it("cli/ and mocks/ import nothing from src/, the page's source: what they share is in contracts/", () => {
+    expect(shown([...cli, ...mocks].filter(({ target }) => target?.startsWith('src/')))).toEqual([]);
   });
 });

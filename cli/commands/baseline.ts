@@ -9,9 +9,9 @@ import { Command } from 'commander';
 import type pg from 'pg';
 import { cliTarget, supabaseCli } from '../connect/tools.ts';
 import { longQuery, withDatabase } from '../connect/database.ts';
-import { plural } from './health/finding.ts';
+import { plural } from '../findings/finding.ts';
 import { inTransaction } from '../connect/queries.ts';
-import { BASELINE, CHAIN_2026_11_26, MIGRATIONS, migrationPath } from './health/migrations.ts';
+import { BASELINE, CHAIN_2026_11_26, MIGRATIONS, migrationPath } from '../database/migrations.ts';
 import { confirm, say, UsageError } from '../terminal/terminal.ts';
 
 const CLEAN_UP = new URL('../../supabase/baseline/from-chain-2026-11-26.sql', import.meta.url);

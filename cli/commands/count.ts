@@ -1,6 +1,6 @@
 import { Command } from 'commander';
 import { withDatabase } from '../connect/database.ts';
-import { sealingFaults, sealStatus } from './health/sealing.ts';
+import { sealingFaults, sealStatus } from '../seal/status.ts';
 import { countSignups, sealPending, signupsPerDay } from '../list/signups.ts';
 import { json, out, say } from '../terminal/terminal.ts';
 

@@ -5,43 +5,14 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
-import { childEnv } from '../connect/tools.ts';
-import {
-  attachDomain,
-  bin,
-  cloudflareCredentials,
-  createProject,
-  findProject,
-  run,
-  upload,
-} from '../connect/cloudflare.ts';
+import { attachDomain, cloudflareCredentials, createProject, findProject, upload } from '../connect/cloudflare.ts';
 import { withDatabase } from '../connect/database.ts';
-import { addOrigin } from '../list/guard.ts';
-import { originOf } from './origins.ts';
-import { envFileValues } from './setup/env-file.ts';
+import { addOrigin, originOf } from '../list/guard.ts';
+import { build, productionBranch } from '../site/build.ts';
 import { say, UsageError } from '../terminal/terminal.ts';
 
 const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
-/** What the build may see besides childEnv's basics: its own variables, none of the owner's secrets. */
-const FOR_THE_BUILD = /^(VITE_\w+|PRODUCTION_\w+|CF_PAGES\w*|HSTS_PRELOAD)$/;
-
 type Options = { project: string; preview?: string; outDir: string };
-
-export const productionBranch = () => process.env.PRODUCTION_BRANCH || 'main';
-
-/** The build's environment: for a preview, the preview's project over the live one, marked as Cloudflare marks one. */
-function buildEnv(preview?: string): NodeJS.ProcessEnv {
-  const env = childEnv(FOR_THE_BUILD);
-  if (!preview) return env;
-  const own = envFileValues('.env.preview.local');
-  const live = process.env.PRODUCTION_SUPABASE_URL || process.env.VITE_SUPABASE_URL;
-  const marks = { CF_PAGES: '1', CF_PAGES_BRANCH: preview, PRODUCTION_BRANCH: productionBranch() };
-  return { ...env, ...own, ...marks, PRODUCTION_SUPABASE_URL: live };
-}
-
-/** vite build into `outDir`, with this process's build values (a preview's over them). */
-export const build = (outDir: string, preview?: string) =>
-  run(bin('vite'), ['build', '--outDir', outDir, '--emptyOutDir'], buildEnv(preview));
 
 /** `npm run waitlist -- health` in a child process: its exit code. */
 export async function health(): Promise<number> {

@@ -2,15 +2,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
-import { dkimSigning, publicKeyOf } from './notify/dkim.ts';
-import { dnsServer } from './notify/dns.ts';
+import { dkimSigning, publicKeyOf } from '../mail/dkim.ts';
+import { dnsServer } from '../mail/dns.ts';
 import {
   checkSenderDomain,
   dkimRecord,
   dmarcRecord,
   printSenderDomain,
   type DomainCheck,
-} from './notify/sender-domain.ts';
+} from '../mail/sender-domain.ts';
 import { EXIT, out, say, UsageError, writeNewFile } from '../terminal/terminal.ts';
 
 type Options = { dkimKey: string; dkimSelector: string; spfInclude: string; dnsServer?: string };

@@ -2,8 +2,9 @@
 import { Command } from 'commander';
 import { checkDataApi } from './health/data-api.ts';
 import { checkDatabase } from './health/database.ts';
-import { exitCode, report, skipped, type Finding } from './health/finding.ts';
-import { checkManagement, NO_TOKEN, projectRef } from './health/management.ts';
+import { exitCode, report, skipped, type Finding } from '../findings/finding.ts';
+import { NO_TOKEN, projectRef } from '../connect/management.ts';
+import { checkManagement } from './health/management.ts';
 import { readSettings } from './health/settings.ts';
 import { checkSite } from './health/site.ts';
 import { UsageError, wholeNumber } from '../terminal/terminal.ts';

@@ -1,11 +1,11 @@
 import { Command } from 'commander';
 import { withDatabase } from '../connect/database.ts';
 import { changes, letterOptions, recordOf, storedLetter, type Stored } from './notify/campaign.ts';
-import { dkimSigning } from './notify/dkim.ts';
+import { dkimSigning } from '../mail/dkim.ts';
 import type { Sending } from './notify/one-message.ts';
 import { domainOf, letter, type LetterOptions, type Mailbox, mailbox } from './notify/letter.ts';
 import type { RunOptions } from './notify/run.ts';
-import { dnsServer } from './notify/dns.ts';
+import { dnsServer } from '../mail/dns.ts';
 import { BULK_SENDER, OVERRIDE } from './notify/preflight.ts';
 import { oneClick, unsubscribing } from './notify/unsubscribe.ts';
 import { wholeNumber, EXIT_CODES, requireYesOffTerminal, say, UsageError } from '../terminal/terminal.ts';

@@ -1,25 +1,7 @@
 import { Command } from 'commander';
 import { withDatabase } from '../connect/database.ts';
-import { addOrigin, allowedOrigins, removeOrigin } from '../list/guard.ts';
+import { addOrigin, allowedOrigins, originOf, removeOrigin, SHAPE } from '../list/guard.ts';
 import { json, out, say, UsageError } from '../terminal/terminal.ts';
-
-const SHAPE = 'scheme://host[:port], as a browser sends it, e.g. https://your.site or http://localhost:5173';
-
-/** The origin as a browser sends it (lower case, no default port); a page's URL is refused, not cut. */
-export function originOf(given: string): string {
-  let url: URL;
-  try {
-    url = new URL(given);
-  } catch {
-    throw new UsageError(`Not an origin: ${JSON.stringify(given)}. An origin is ${SHAPE}.`);
-  }
-  if (url.origin === 'null' || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
-    throw new UsageError(
-      `Not an origin: ${JSON.stringify(given)}. An origin is ${SHAPE} (did you mean ${url.origin}?).`,
-    );
-  }
-  return url.origin;
-}
 
 function print(origins: string[]): void {
   if (origins.length) for (const origin of origins) out(origin);

@@ -2,7 +2,7 @@ import { Command, Option } from 'commander';
 import { withDatabase } from '../connect/database.ts';
 import { suppress } from '../list/do-not-email.ts';
 import { addressesInFile, COLUMNS, typedAddress } from '../list/suppression-file.ts';
-import { repairBounces } from './notify/repair.ts';
+import { repairBounces } from './suppress/repair.ts';
 import { json, out, readText, requireYesOffTerminal, UsageError } from '../terminal/terminal.ts';
 
 type Options = { file?: string; reason: string; repairBounces?: boolean; yes?: boolean; json?: boolean };

@@ -1,5 +1,6 @@
 /** The abuse guard's settings: its limits (one row per scope) and its allowed origins (none: every origin). */
 import type { Queryable } from '../connect/queries.ts';
+import { UsageError } from '../terminal/terminal.ts';
 
 export type Limit = { scope: string; per_10_minutes: number; per_day: number; applies_to: string };
 
@@ -21,3 +22,21 @@ export const addOrigin = async (db: Queryable, origin: string) =>
 
 export const removeOrigin = async (db: Queryable, origin: string) =>
   (await db.query('delete from private.allowed_origins where origin = $1', [origin])).rowCount === 1;
+
+export const SHAPE = 'scheme://host[:port], as a browser sends it, e.g. https://your.site or http://localhost:5173';
+
+/** The origin as a browser sends it (lower case, no default port); a page's URL is refused, not cut. */
+export function originOf(given: string): string {
+  let url: URL;
+  try {
+    url = new URL(given);
+  } catch {
+    throw new UsageError(`Not an origin: ${JSON.stringify(given)}. An origin is ${SHAPE}.`);
+  }
+  if (url.origin === 'null' || url.username || url.password || url.search || url.hash || url.pathname !== '/') {
+    throw new UsageError(
+      `Not an origin: ${JSON.stringify(given)}. An origin is ${SHAPE} (did you mean ${url.origin}?).`,
+    );
+  }
+  return url.origin;
+}

@@ -4,7 +4,7 @@
  */
 import { parse } from 'csv-parse/sync';
 import emailAddresses from 'email-addresses';
-import { checkEmail } from '../../src/features/waitlist/email.ts';
+import { checkEmail } from '../../contracts/email.ts';
 import { UsageError } from '../terminal/terminal.ts';
 
 /** An address column's names, in any case: SendGrid's exports say `email`, Mailgun's `address`. */

@@ -10,7 +10,7 @@ import { connect, createEmptyDatabase, ownerUrl, type ConnectionInfo } from '../
 import { migrate } from '../../supabase/harness/migrations';
 import { CHAIN_2026_11_26 } from '../../supabase/tests/chain';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
-import { BASELINE, checkMigrations } from '../commands/health/migrations';
+import { BASELINE, checkMigrations } from '../database/migrations';
 import { waitlist } from './run-cli';
 
 /** A database of the old chain with one signup: sealed by the ratchet, or stored as typed. */

@@ -9,7 +9,7 @@ import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { publicKeyOf } from '../commands/notify/dkim';
+import { publicKeyOf } from '../mail/dkim';
 import { startDns, type Dns } from './dns';
 import { waitlist } from './run-cli';
 

@@ -4,7 +4,7 @@
  * `public`, is a problem whose fix is `waitlist setup`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { NO_TOKEN } from '../commands/health/management';
+import { NO_TOKEN } from '../connect/management';
 import { findingsOf } from './health-stand-ins';
 import { REF, startManagementApi, TOKEN } from './management-api';
 import { waitlist } from './run-cli';

@@ -8,7 +8,7 @@
 import { readdirSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
-import { checkMigrations } from '../commands/health/migrations';
+import { checkMigrations } from '../database/migrations';
 import { findingsOf, health, useStandIns } from './health-stand-ins';
 import { useOwnDatabase } from './own-database';
 

@@ -5,7 +5,7 @@
  */
 import { existsSync } from 'node:fs';
 import { expect, it } from 'vitest';
-import { COMPACT_LATER } from '../commands/keys/compact';
+import { COMPACT_LATER } from '../seal/compact';
 import { cuttingProxy } from './cutting-proxy';
 import { keysInit } from './keys-init';
 import { useOwnDatabase } from './own-database';

@@ -13,7 +13,7 @@ import { connect } from '../../supabase/harness/database';
 import { serverLogFromNow } from '../../supabase/tests/server-log';
 import { sharedDatabase } from '../../supabase/tests/shared-server';
 import { withClient } from '../../supabase/tests/use-database';
-import { checkLogging, loggingRisks } from '../commands/health/logging';
+import { checkLogging, loggingRisks } from '../database/logging';
 import { keysInit } from './keys-init';
 import { asSuperuser, useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';

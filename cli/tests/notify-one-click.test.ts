@@ -12,7 +12,7 @@ import { join } from 'node:path';
 import { dkimVerify } from 'mailauth/lib/dkim/verify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../../contracts/unsubscribe-token';
-import { publicKeyOf } from '../commands/notify/dkim';
+import { publicKeyOf } from '../mail/dkim';
 import { startDns, type Dns } from './dns';
 import { letterArgs, SITE_URL } from './notify-letter';
 import { useOwnDatabase } from './own-database';

@@ -4,7 +4,7 @@
  * send, and the owner is told whose problem it is.
  */
 import { describe, expect, it } from 'vitest';
-import { cause, detail, refusal } from '../commands/notify/refusal';
+import { cause, detail, refusal } from '../mail/refusal';
 
 /** A RCPT TO refusal as nodemailer reports it. */
 const refused = (response: string, command = 'RCPT TO') => ({

@@ -1,7 +1,7 @@
 /** The seeded list: the shared address table's valid addresses, and a few an export must not touch. */
 import { domainToUnicode } from 'node:url';
 import type { Client } from 'pg';
-import { checkEmail } from '../../src/features/waitlist/email';
+import { checkEmail } from '../../contracts/email.ts';
 import { emailExamples } from '../../src/test/email-examples';
 
 export const TRICKY = ['-dash@example.com', '+plus@example.com', 'a,comma@example.com'];

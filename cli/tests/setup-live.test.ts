@@ -19,7 +19,7 @@ import { connect, createSupabaseDatabase, type ConnectionInfo } from '../../supa
 import { startPostgrest, type PostgrestServer } from '../../supabase/harness/postgrest-server';
 import { startCloudflareApi, type CloudflareApi } from './cloudflare-api';
 import { PUBLISHABLE_KEY, REF, startManagementApi, TOKEN } from './management-api';
-import { MIGRATIONS } from '../commands/health/migrations';
+import { MIGRATIONS } from '../database/migrations';
 import { ROOT } from '../connect/tools';
 import { startCli, TEST_PASSPHRASE } from './run-cli';
 import { onTerminal } from './terminal';

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { mergeEnvFile } from '../commands/setup/env-file';
+import { mergeEnvFile } from '../connect/env-file';
 import { useOwnDatabase } from './own-database';
 import { startCli, waitlist } from './run-cli';
 

@@ -132,7 +132,7 @@ export async function startCluster({
   // background workers: the server has no TCP listener for pg_cron to connect to.
   const cron = hasLibrary(binDir, 'pg_cron');
   // auto_explain and pgaudit, preloaded as on Supabase, each logging nothing until a setting turns it
-  // on (what cli/commands/health/logging.ts reads; pgaudit: apt-get install -y postgresql-<major>-pgaudit).
+  // on (what cli/database/logging.ts reads; pgaudit: apt-get install -y postgresql-<major>-pgaudit).
   const preload = ['pg_cron', 'auto_explain', 'pgaudit'].filter((name) => hasLibrary(binDir, name));
   if (preload.length) settings.push(`-c shared_preload_libraries=${preload.join(',')}`);
   if (cron) {

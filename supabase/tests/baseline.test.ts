@@ -15,7 +15,7 @@ import * as openpgp from 'openpgp';
 import type { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { moveToBaseline } from '../../cli/commands/baseline';
-import { BASELINE } from '../../cli/commands/health/migrations';
+import { BASELINE } from '../../cli/database/migrations';
 import { insertEmail, refusal } from '../harness/api-request';
 import { startCluster, type Cluster } from '../harness/cluster';
 import { connect, createSupabaseDatabase, type ConnectionInfo } from '../harness/database';

@@ -21,7 +21,7 @@ import {
   type ConnectionInfo,
 } from '../harness/database';
 import { moveToBaseline } from '../../cli/commands/baseline';
-import { BASELINE } from '../../cli/commands/health/migrations';
+import { BASELINE } from '../../cli/database/migrations';
 import { migrate, migrationFiles } from '../harness/migrations';
 import { CHAIN_2026_11_26 } from './chain';
 import { addressesIn, filesUnder } from './copies';

@@ -4,7 +4,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { constraintNames } from '../../mocks/postgrest';
-import { checkEmail, EMAIL_SHAPE } from '../../src/features/waitlist/email';
+import { checkEmail, EMAIL_SHAPE } from '../../contracts/email.ts';
 import { emailExamples } from '../../src/test/email-examples';
 import { insertEmail, refusal } from '../harness/api-request';
 import { connect } from '../harness/database';

@@ -1,6 +1,6 @@
 /** The guard's pg_cron jobs: scheduled, active, and each one's last run recent and successful. */
 import type pg from 'pg';
-import { duration, ok, problem, skipped, type Finding } from './finding.ts';
+import { duration, ok, problem, skipped, type Finding } from '../../findings/finding.ts';
 
 const GUARD = 'supabase/migrations/20261128100100_signup_guard.sql';
 const SEALING = 'supabase/migrations/20261128100200_sealing.sql';

@@ -4,8 +4,16 @@
  * path and adds nothing. And a read of the list with the same public key, which must be refused.
  */
 import { randomUUID } from 'node:crypto';
-import { allowOrigin, APPLY_MIGRATIONS, ok, problem, RESTORE_PROJECT, skipped, type Finding } from './finding.ts';
-import { parsed, request, whatItSaid, type Answer } from './http.ts';
+import {
+  allowOrigin,
+  APPLY_MIGRATIONS,
+  ok,
+  problem,
+  RESTORE_PROJECT,
+  skipped,
+  type Finding,
+} from '../../findings/finding.ts';
+import { parsed, request, whatItSaid, type Answer } from '../../connect/http.ts';
 import type { Settings } from './settings.ts';
 
 const CHECK = 'data API';

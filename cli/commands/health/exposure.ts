@@ -3,7 +3,7 @@
  * schemas the API roles may use; anything beyond the page's one insert is named with its fix.
  */
 import type pg from 'pg';
-import { ok, problem, type Finding } from './finding.ts';
+import { ok, problem, type Finding } from '../../findings/finding.ts';
 
 const CHECK = 'exposure';
 

@@ -1,6 +1,6 @@
 /** The abuse guard's settings and its promise to forget (supabase/security.md), read as the owner. */
 import type pg from 'pg';
-import { allowOrigin, duration, ok, plural, problem, type Finding } from './finding.ts';
+import { allowOrigin, duration, ok, plural, problem, type Finding } from '../../findings/finding.ts';
 import { allowedOrigins, limits } from '../../list/guard.ts';
 
 /** The scopes supabase/migrations/*_signup_guard.sql limits; a scope without a row is not limited. */

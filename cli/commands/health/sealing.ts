@@ -1,36 +1,7 @@
 /** Whether the list is sealed at rest and its hour keys retired in time (private.seal_status(), supabase/security.md). */
 import type { Queryable } from '../../connect/queries.ts';
-import { ok, plural, problem, setup, skipped, type Finding } from './finding.ts';
-
-export type SealStatus = Record<'sealing' | 'stalled', boolean> &
-  Record<'plaintext' | 'unhashed' | 'unreadable', number>;
-
-export async function sealStatus(db: Queryable): Promise<SealStatus> {
-  const { rows } = await db.query<SealStatus>(
-    `select sealing, stalled, plaintext::int, unhashed::int, unreadable::int from private.seal_status()`,
-  );
-  return rows[0];
-}
-
-/** What is wrong with the sealing, in the owner's words; none when all is well. */
-export function sealingFaults(s: SealStatus): string[] {
-  if (!s.sealing) {
-    return [
-      `Not sealed: the ${plural(s.plaintext, 'signup')} on the list are stored as typed, readable by whoever takes ` +
-        'the database (npm run waitlist -- keys init).',
-    ];
-  }
-  const faults = [
-    s.stalled &&
-      "A past hour's key is still held in clear: the pg_cron job waitlist-seal-hour-keys, which empties " +
-        "them each minute, is missing or failing, so a copy of the database opens that hour's signups.",
-    s.plaintext &&
-      `${plural(s.plaintext, 'signup')} restored with the triggers off still in plaintext (count, export, erase and notify seal them).`,
-    s.unhashed && `${plural(s.unhashed, 'signup')} without an address hash, outside the duplicate check.`,
-    s.unreadable && `${plural(s.unreadable, 'signup')} with neither an address nor a seal.`,
-  ];
-  return faults.filter((fault): fault is string => Boolean(fault));
-}
+import { ok, problem, setup, skipped, type Finding } from '../../findings/finding.ts';
+import { sealingFaults, sealStatus } from '../../seal/status.ts';
 
 /** The tables an hour key is held in clear in must be UNLOGGED: never in the WAL. */
 const LOGGED = `select array(select t from unnest(array['private.hour_key_0', 'private.hour_key_1', 'private.hour_key_2']) t

@@ -1,6 +1,6 @@
 /** The build's public values (environment or .env.local), which health uses as a visitor's browser would. */
 import { publishableKeyOf } from '../../../contracts/publishable-key.ts';
-import { setup, type Finding } from './finding.ts';
+import { setup, type Finding } from '../../findings/finding.ts';
 
 /** site: VITE_SITE_URL's origin (the page, and its signups' Origin); api: VITE_SUPABASE_URL's; key: the page's. */
 export type Settings = { site: string; api: string; key: string };

@@ -1,7 +1,7 @@
 /** A visitor's signup as `anon` with PostgREST's headers, and a test wrap to every holder's key, rolled back. */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
-import { ok, problem, skipped, type Finding } from './finding.ts';
+import { ok, problem, skipped, type Finding } from '../../findings/finding.ts';
 
 /** The network the proof counts against: TEST-NET-1, which no visitor connects from. */
 const PROOF_IP = '192.0.2.1';

@@ -1,7 +1,7 @@
 /** The deployed page, fetched as a browser would: 200, the build's security headers at their strength, a CSP that lets it call the API. */
-import { ok, problem, type Finding } from './finding.ts';
+import { ok, problem, type Finding } from '../../findings/finding.ts';
 import { cspWeaknesses, directives, headerWeaknesses } from './header-values.ts';
-import { request } from './http.ts';
+import { request } from '../../connect/http.ts';
 import type { Settings } from './settings.ts';
 
 /** The headers every build sends (vite/security-headers.ts; cli/tests/health.test.ts holds the two lists equal). */

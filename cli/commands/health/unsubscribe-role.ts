@@ -1,6 +1,6 @@
 /** The unsubscribe function's login role: there, holding nothing but EXECUTE on private.unsubscribe(bytea). */
 import type pg from 'pg';
-import { ok, problem, type Finding } from './finding.ts';
+import { ok, problem, type Finding } from '../../findings/finding.ts';
 
 const ROLE = 'waitlist_unsubscribe';
 const ALLOWED = 'private.unsubscribe(bytea)';

@@ -6,7 +6,7 @@ import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type pg from 'pg';
 import { inTransaction } from '../../connect/queries.ts';
-import { newLoginPassword, roleUrl } from '../setup/roles.ts';
+import { newLoginPassword, roleUrl } from '../../database/roles.ts';
 
 const login = (holderId: string) => `waitlist_holder_${BigInt(holderId)}`; // digits only: safe in a statement
 

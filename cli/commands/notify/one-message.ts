@@ -3,9 +3,9 @@ import { readFile, writeFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import nodemailer from 'nodemailer';
 import { out, say, UsageError } from '../../terminal/terminal.ts';
-import type { Dkim } from './dkim.ts';
+import type { Dkim } from '../../mail/dkim.ts';
 import type { Letter } from './letter.ts';
-import type { Signing } from './sender-domain.ts';
+import type { Signing } from '../../mail/sender-domain.ts';
 import { checkSmtp, escapeHtml, message, smtpTransport } from './smtp.ts';
 import { testLinks, type OneClick, type Unsubscribing } from './unsubscribe.ts';
 

@@ -1,6 +1,6 @@
 /** notify's check of the From domain before the first message, and Gmail, Yahoo and Outlook.com's rule for bulk senders. */
 import { say, UsageError } from '../../terminal/terminal.ts';
-import { checkSenderDomain, printSenderDomain, type Signing } from './sender-domain.ts';
+import { checkSenderDomain, printSenderDomain, type Signing } from '../../mail/sender-domain.ts';
 
 export const BULK_SENDER = 5_000;
 export const OVERRIDE = '--despite-sender-domain';

@@ -4,7 +4,7 @@
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import mailchecker from 'mailchecker';
-import { lookup, type Lookup } from './dns.ts';
+import { lookup, type Lookup } from '../../mail/dns.ts';
 
 export type Verdict = 'deliverable' | 'no mail server' | 'null MX' | 'throwaway' | 'unknown';
 /** Left out with --skip-undeliverable. */

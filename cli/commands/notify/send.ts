@@ -6,7 +6,7 @@ import type { Progress } from '../../terminal/progress.ts';
 import { claimAgain, claimNext, record, type Claimed } from './journal.ts';
 import type { Opener } from '../../seal/open.ts';
 import type { Letter } from './letter.ts';
-import { cause, detail, refusal, reply } from './refusal.ts';
+import { cause, detail, refusal, reply } from '../../mail/refusal.ts';
 import { deliverableAsStored, message } from './smtp.ts';
 import { unsubscribeLinks, type OneClick } from './unsubscribe.ts';
 

@@ -2,10 +2,10 @@
 import { domainToASCII, domainToUnicode } from 'node:url';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { hostOf, isLoopback, secretUrl } from '../../connect/secret-url.ts';
-import type { Dkim } from './dkim.ts';
+import type { Dkim } from '../../mail/dkim.ts';
 import type { Letter } from './letter.ts';
 import type { Links } from './unsubscribe.ts';
-import { reply } from './refusal.ts';
+import { reply } from '../../mail/refusal.ts';
 
 const MISSING = "Set it to your provider's SMTP server, e.g. smtps://user:password@smtp.provider.example:465.";
 

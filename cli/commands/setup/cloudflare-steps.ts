@@ -9,7 +9,7 @@ import {
   upload,
   type PagesProject,
 } from '../../connect/cloudflare.ts';
-import { build, productionBranch } from '../deploy.ts';
+import { build, productionBranch } from '../../site/build.ts';
 import { say } from '../../terminal/terminal.ts';
 import { digest, need, needsCloudflare, type Step } from './step.ts';
 

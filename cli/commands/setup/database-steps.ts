@@ -2,13 +2,13 @@
 import { randomBytes } from 'node:crypto';
 import { cliTarget } from '../../connect/tools.ts';
 import { addOrigin, allowedOrigins, removeOrigin } from '../../list/guard.ts';
-import { checkMigrations } from '../health/migrations.ts';
-import { init } from '../keys.ts';
+import { checkMigrations } from '../../database/migrations.ts';
 import { holders } from '../../seal/open.ts';
+import { sealTheList } from '../../seal/seal-the-list.ts';
 import { say } from '../../terminal/terminal.ts';
-import { envFileValues as saved, mergeEnvFile } from './env-file.ts';
-import { keep, kept } from './kept.ts';
-import { keptPassword, roleUrl, setRolePassword, type Role } from './roles.ts';
+import { envFileValues as saved, mergeEnvFile } from '../../connect/env-file.ts';
+import { keep, kept } from '../../database/kept.ts';
+import { keptPassword, roleUrl, setRolePassword, type Role } from '../../database/roles.ts';
 import { type Step, withDatabase } from './step.ts';
 
 type Needs = { keyFile: string; rotate?: boolean; folder: string; origins(): string[]; held(): Promise<boolean> };
@@ -91,7 +91,7 @@ export function databaseSteps({ keyFile, rotate, folder, origins, held }: Needs,
     [
       `the owner key (keys init --key-file ${keyFile})`,
       async () => (await withDatabase(holders)).length > 0,
-      () => init({ keyFile, later: true }),
+      () => sealTheList(keyFile),
     ],
     role('UNSUBSCRIBE_DB_URL', 'waitlist_unsubscribe'),
     role('HEALTH_DATABASE_URL', 'waitlist_health'),

@@ -5,7 +5,7 @@
 import { execFile } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
-import { exitCode, type Finding } from '../health/finding.ts';
+import { exitCode, type Finding } from '../../findings/finding.ts';
 import { say } from '../../terminal/terminal.ts';
 
 const MAIN = fileURLToPath(new URL('../../main.js', import.meta.url));

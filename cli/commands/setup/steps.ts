@@ -3,10 +3,10 @@ import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { supabaseCli } from '../../connect/tools.ts';
 import { hostOf, isLoopback } from '../../connect/secret-url.ts';
-import { hostedSettingsWeaker, management } from '../health/management.ts';
+import { hostedSettingsWeaker, management } from '../../connect/management.ts';
 import { cloudflareSteps } from './cloudflare-steps.ts';
 import { databaseSteps } from './database-steps.ts';
-import { envFileValues as saved, mergeEnvFile } from './env-file.ts';
+import { envFileValues as saved, mergeEnvFile } from '../../connect/env-file.ts';
 import { digest, needsDatabase, type Step } from './step.ts';
 
 export type Plan = { ref: string; project: string; domain?: string; keyFile: string; rotate?: boolean; folder: string };

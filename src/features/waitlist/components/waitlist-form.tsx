@@ -1,6 +1,6 @@
 import { useEffect, useEffectEvent, useLayoutEffect, useRef, useState, type FormEvent } from 'react';
 import { connectEarlySubmit, holdingSending } from '../early-submit/early-submit';
-import { checkEmail } from '../email';
+import { checkEmail } from '../../../../contracts/email.ts';
 import { WaitlistFormView } from './waitlist-form-view';
 import { messages } from '../texts/messages';
 import { clearToasts, showToast } from '../show-toast';

@@ -1,4 +1,4 @@
-import { checkEmail } from '../email';
+import { checkEmail } from '../../../../contracts/email.ts';
 import { LOAD_FAILURE_ID, WAITLIST_FORM_ID } from '../dom-ids';
 import { noteSubmit, reloadCarrying, takeCarried } from './reload-carrying';
 

@@ -1,12 +1,12 @@
 /** `keys init`: the public key goes in once the saved private key opened a test wrap; the stored rows sealed then. */
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
-import { longQuery } from '../../connect/database.ts';
-import { keySignups, sealPending } from '../../list/signups.ts';
-import { inTransaction } from '../../connect/queries.ts';
-import { UsageError } from '../../terminal/terminal.ts';
-import { type OwnerKey, unwrap } from '../../seal/owner-key.ts';
-import { sealStoredInNode } from '../../seal/seal-in-node.ts';
+import { longQuery } from '../connect/database.ts';
+import { keySignups, sealPending } from '../list/signups.ts';
+import { inTransaction } from '../connect/queries.ts';
+import { UsageError } from '../terminal/terminal.ts';
+import { type OwnerKey, unwrap } from './owner-key.ts';
+import { sealStoredInNode } from './seal-in-node.ts';
 
 /** The test: a random key wrapped by pgcrypto to `publicKey`, opened with `saved`. Throws a UsageError if it does not open. */
 export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerKey): Promise<void> {

@@ -2,9 +2,9 @@
  * One line of the health report: what was checked, found and, for a fault, the fix. 'problem': a
  * visitor would meet it (exit 1); 'setup': the check cannot be trusted until fixed (exit 2).
  */
-import { EXIT, json, out } from '../../terminal/terminal.ts';
+import { EXIT, json, out } from '../terminal/terminal.ts';
 
-export { APPLY_MIGRATIONS } from '../../connect/database-errors.ts';
+export { APPLY_MIGRATIONS } from '../connect/database-errors.ts';
 
 export type Outcome = 'ok' | 'skipped' | 'problem' | 'setup';
 export type Finding = { check: string; outcome: Outcome; says: string; fix?: string };

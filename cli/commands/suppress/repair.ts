@@ -5,7 +5,7 @@
 import type pg from 'pg';
 import { confirm, say } from '../../terminal/terminal.ts';
 import { inTransaction } from '../../connect/queries.ts';
-import { aboutTheMailbox } from './refusal.ts';
+import { aboutTheMailbox } from '../../mail/refusal.ts';
 
 const WRITTEN_BY_NOTIFY = `
   from private.do_not_email d join private.notify_journal j

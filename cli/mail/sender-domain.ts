@@ -1,6 +1,6 @@
 /** The From domain's DNS, as receivers judge it: SPF, DMARC (aligned with From), the DKIM key, MX. */
 import { getDomain } from 'tldts';
-import { say } from '../../terminal/terminal.ts';
+import { say } from '../terminal/terminal.ts';
 import { publicKeyOf } from './dkim.ts';
 import { lookup, type Lookup } from './dns.ts';
 

@@ -1,5 +1,5 @@
 /** private.setup_secrets: what setup finds again on any machine; the owner's database role alone reads it. */
-import type { Queryable } from '../../connect/queries.ts';
+import type { Queryable } from '../connect/queries.ts';
 
 export type KeptName = 'unsubscribe_secret' | 'waitlist_unsubscribe' | 'waitlist_health' | 'site_origins';
 

@@ -1,6 +1,6 @@
 /** DKIM signing with nodemailer's signer, the key from --dkim-key or DKIM_PRIVATE_KEY (never printed). */
 import { createPrivateKey, createPublicKey } from 'node:crypto';
-import { readText, UsageError } from '../../terminal/terminal.ts';
+import { readText, UsageError } from '../terminal/terminal.ts';
 
 const SIGNED_HEADERS =
   'From:To:Reply-To:Subject:Date:Message-ID:MIME-Version:Content-Type:List-Unsubscribe:List-Unsubscribe-Post';

@@ -4,7 +4,7 @@
  * show a parameter's value), writes one there (supabase/security.md, "Logs"). Named once each, with its fix.
  */
 import type pg from 'pg';
-import { ok, problem, type Finding } from './finding.ts';
+import { ok, problem, type Finding } from '../findings/finding.ts';
 import { loggingSessions, type Origin, type Session, type Setting } from './logging-settings.ts';
 
 const off = (value: string | undefined) => value === undefined || value.trim().startsWith('-');

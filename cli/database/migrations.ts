@@ -1,9 +1,9 @@
 /** Whether the database has every migration of this clone: by the CLI's history, else by the objects they create. */
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
-import { APPLY_MIGRATIONS, ok, setup, type Finding } from './finding.ts';
+import { APPLY_MIGRATIONS, ok, setup, type Finding } from '../findings/finding.ts';
 
-const DIR = new URL('../../../supabase/migrations/', import.meta.url);
+const DIR = new URL('../../supabase/migrations/', import.meta.url);
 /** Every migration file, in order: the baseline's, then any later ones. */
 export const MIGRATIONS = readdirSync(DIR)
   .filter((name) => /^\d{14}_\w+\.sql$/.test(name))

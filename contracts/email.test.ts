@@ -1,5 +1,6 @@
-import { checkEmail } from './email';
-import { emailExamples } from '../../test/email-examples';
+import { describe, expect, it } from 'vitest';
+import { checkEmail } from './email.ts';
+import { emailExamples } from '../src/test/email-examples';
 
 describe('checkEmail (docs/product.md §5)', () => {
   it.each(['', ' ', '   \t '])('asks for an address when the field holds %j', (input) => {

@@ -4,7 +4,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type pg from 'pg';
-import { inTransaction } from '../../connect/queries.ts';
+import { inTransaction } from '../connect/queries.ts';
 import { keep, kept } from './kept.ts';
 import { scramVerifier } from './scram.ts';
 
