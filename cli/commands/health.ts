@@ -1,4 +1,7 @@
-/** `health`: can a visitor join now, and if not, why and what to do; with DATABASE_URL, the database's side too. */
+/**
+ * `health`: could a visitor join the list now, and if not, why and what to do. The public half
+ * takes the visitor's path (the page, the data API); with DATABASE_URL, the database's half too.
+ */
 import { Command } from 'commander';
 import { checkDataApi } from './health/data-api.ts';
 import { checkDatabase } from './health/database.ts';

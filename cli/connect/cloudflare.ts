@@ -1,4 +1,9 @@
-/** Cloudflare Pages through its API, and wrangler's upload (the token in its environment, never in argv). */
+/**
+ * Cloudflare Pages for setup and deploy: the token's account, the project (found or made first, so the
+ * site's real address is known before any build), its domains and deployments through the API, the
+ * upload with the pinned wrangler (the build: cli/site/build.ts). The token comes from the environment or
+ * is asked (terminal/secret.ts); wrangler gets it in its environment, never on a command line.
+ */
 import { spawn } from 'node:child_process';
 import { join } from 'node:path';
 import { childEnv, ROOT } from './tools.ts';
@@ -12,7 +17,7 @@ const WRANGLER_ENV = /^CLOUDFLARE_(API_TOKEN|ACCOUNT_ID|API_BASE_URL)$/;
 const NOT_FOUND = 8000007;
 
 export type PagesProject = { name: string; subdomain: string; domains: string[] };
-export type Deployment = { environment: string; deployment_trigger?: { metadata?: { commit_message?: string } } };
+type Deployment = { environment: string; deployment_trigger?: { metadata?: { commit_message?: string } } };
 
 /** Runs a program in the repository, its output on stderr; a failure names it. */
 export function run(program: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
@@ -40,16 +45,19 @@ export async function cloudflare<T>(path: string, body?: object): Promise<T> {
   });
   const answer = (await response.json()) as Answer<T>;
   const [error] = answer.errors ?? [];
-  const refused = `Cloudflare refused ${path.split('/').slice(3).join('/')}: ${error?.message}`;
-  if (!answer.success) throw Object.assign(new Error(refused), { code: error?.code });
+  if (!answer.success) {
+    const refused = `Cloudflare refused ${path.split('/').slice(3).join('/')}: ${error?.message}`;
+    throw Object.assign(new Error(refused), { code: error?.code });
+  }
   return answer.result;
 }
 
 /** The Cloudflare token and account: the token from the environment or asked; the account, the token's own. */
 export async function cloudflareCredentials({ mayAsk = true } = {}): Promise<void> {
   const question = 'A Cloudflare API token with Account → Cloudflare Pages → Edit (not shown as you type):';
-  if (!(await secretFrom('CLOUDFLARE_API_TOKEN', question, { mayAsk })))
+  if (!(await secretFrom('CLOUDFLARE_API_TOKEN', question, { mayAsk }))) {
     throw new UsageError(`No Cloudflare API token: ${howToGive('CLOUDFLARE_API_TOKEN')}.`);
+  }
   if (process.env.CLOUDFLARE_ACCOUNT_ID) return;
   const accounts = await cloudflare<{ id: string; name: string }[]>('/accounts');
   const account = await choose('Cloudflare account', accounts, (a) => `${a.name} (${a.id})`, 'CLOUDFLARE_ACCOUNT_ID');

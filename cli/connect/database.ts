@@ -13,7 +13,7 @@ import { endpoint as endpointOf, isLoopback, secretUrl, unknownParameter } from 
 export const CONNECT_TIMEOUT_MS = 10_000;
 /** A short query that takes longer means the connection is dead; long statements say so (LONG_QUERY). */
 export const QUERY_TIMEOUT_MS = 30_000;
-export const LONG_QUERY_MS = 30 * 60_000;
+const LONG_QUERY_MS = 30 * 60_000;
 
 /** A statement over the whole list: the short-query timeout does not apply to it. */
 export const longQuery = (text: string, values: unknown[] = []) =>
@@ -25,8 +25,8 @@ const MISSING =
 
 function tls(host: string, sslmode: string | null, rootcert: string | null): false | ConnectionOptions {
   const local = isLoopback(host);
-  const where = `a server that is not on this machine (${host})`;
   if ((sslmode === 'disable' || sslmode === 'no-verify') && !local) {
+    const where = `a server that is not on this machine (${host})`;
     const risk = sslmode === 'disable' ? 'the list and the password would cross the network in clear' : 'unverified';
     throw new UsageError(`DATABASE_URL asks for sslmode=${sslmode} to ${where}: ${risk}. Remove it.`);
   }
@@ -51,8 +51,9 @@ function parameters(url: URL): { sslmode: string | null; rootcert: string | null
     );
   }
   const sslmode = url.searchParams.get('sslmode');
-  if (sslmode !== null && !SSLMODES.includes(sslmode))
+  if (sslmode !== null && !SSLMODES.includes(sslmode)) {
     throw new UsageError(`DATABASE_URL's sslmode must be one of ${SSLMODES.join(', ')}.`);
+  }
   return { sslmode, rootcert: url.searchParams.get('sslrootcert') };
 }
 

@@ -7,7 +7,10 @@ export const projectRef = (env = process.env) =>
   env.SUPABASE_PROJECT_REF || /^https:\/\/([a-z]{20})\.supabase\.co\/?$/.exec(env.VITE_SUPABASE_URL ?? '')?.[1];
 export const NO_TOKEN = 'SUPABASE_ACCESS_TOKEN or the project ref unset: sign-ups and exposed schemas not checked.';
 
-/** One call as the token's owner, to https://api.supabase.com or SUPABASE_API_URL: its JSON, or an Error saying why not. */
+/**
+ * One call as the token's owner, to https://api.supabase.com or SUPABASE_API_URL (https only, but to this machine: a
+ * stand-in): its JSON, or an Error saying why not.
+ */
 export async function management(path: string, init: RequestInit = {}, seconds = 30): Promise<unknown> {
   const api = tokenDestination('SUPABASE_API_URL', 'https://api.supabase.com');
   const headers = { authorization: `Bearer ${process.env.SUPABASE_ACCESS_TOKEN}`, 'content-type': 'application/json' };
@@ -20,7 +23,8 @@ export async function management(path: string, init: RequestInit = {}, seconds =
 /** What is weaker than wanted in the hosted settings, one phrase each; none: as they should be. */
 export async function hostedSettingsWeaker(ref: string, seconds?: number): Promise<string[]> {
   const read = async (path: string) => Object(await management(`/v1/projects/${ref}/${path}`, {}, seconds));
-  const [auth, schemas] = [await read('config/auth'), String((await read('postgrest')).db_schema).split(/,\s*/)];
+  const auth = await read('config/auth');
+  const schemas = String((await read('postgrest')).db_schema).split(/,\s*/);
   return [
     ...(auth.disable_signup === true ? [] : ['Auth lets anyone with the publishable key sign up (create Auth users)']),
     ...(schemas.join() === 'public' ? [] : [`the Data API exposes ${schemas.join(', ')}, not \`public\` alone`]),

@@ -1,4 +1,7 @@
-/** DATABASE_URL and SMTP_URL hold passwords: parsed here before any library sees them, never echoed. */
+/**
+ * DATABASE_URL and SMTP_URL hold passwords: parsed by parseSecretUrl (contracts/secret-url.ts, shared with the
+ * unsubscribe function), before any library sees them, and never echoed.
+ */
 import { isIP } from 'node:net';
 import { hostOf, parseSecretUrl, postgresEndpoint, unknownParameter } from '../../contracts/secret-url.ts';
 import { UsageError } from '../terminal/terminal.ts';
@@ -24,8 +27,9 @@ export function secretUrl(name: string, protocols: string[], missing: string): U
 export const endpoint = (name: string, url: URL) => usage(() => postgresEndpoint(name, url));
 
 /**
- * Whether a connection to `host` never leaves this machine (the only place plain and unverified connections go): a Unix
- * socket, `localhost`, 127.0.0.0/8, ::1; by name, never by DNS. WAITLIST_NO_LOOPBACK_EXEMPTION=1: no exemption (tests).
+ * Whether a connection to `host` never leaves this machine: a Unix socket, `localhost`, 127.0.0.0/8
+ * or ::1 (plain and unverified connections are allowed only there). Judged by the name alone, never
+ * by a DNS answer. WAITLIST_NO_LOOPBACK_EXEMPTION=1 treats loopback like any other host (tests).
  */
 export function isLoopback(host: string): boolean {
   if (host.startsWith('/')) return true;
@@ -36,7 +40,10 @@ export function isLoopback(host: string): boolean {
   return name === '::1' || /^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(name);
 }
 
-/** Where a token is sent (`name`'s URL, else `fallback`): https://, or plain http:// to this machine only (a stand-in). */
+/**
+ * Where a token is sent (`name`'s URL, else `fallback`): https://, or plain http:// to this machine only (a
+ * stand-in).
+ */
 export function tokenDestination(name: string, fallback: string): URL {
   const url = URL.parse(process.env[name] || fallback);
   if (url?.protocol === 'https:' || (url?.protocol === 'http:' && isLoopback(hostOf(url)))) return url;

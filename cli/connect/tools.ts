@@ -10,8 +10,10 @@ import { databaseConfig } from './database.ts';
 /** The repository's root. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 /** What npx and the CLI may see of the environment: none of the owner's secrets (DATABASE_URL, SMTP_URL, …), no PG*. */
-const CHILD_ENV =
-  /^(PATH|HOME|TMPDIR|LANG|LC_\w+|TERM|XDG_\w+|NODE_EXTRA_CA_CERTS|npm_config_\w+|NPM_CONFIG_\w+|(HTTPS?|NO)_PROXY|(https?|no)_proxy)$/;
+const CHILD_ENV = new RegExp(
+  '^(PATH|HOME|TMPDIR|LANG|LC_\\w+|TERM|XDG_\\w+|NODE_EXTRA_CA_CERTS|npm_config_\\w+|NPM_CONFIG_\\w+|' +
+    '(HTTPS?|NO)_PROXY|(https?|no)_proxy)$',
+);
 /** Those, and the names `also` matches (wrangler's CLOUDFLARE_* credentials). */
 export const childEnv = (also = /^$/) =>
   Object.fromEntries(Object.entries(process.env).filter(([name]) => CHILD_ENV.test(name) || also.test(name)));

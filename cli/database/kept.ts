@@ -1,7 +1,10 @@
-/** private.setup_secrets: what setup finds again on any machine; the owner's database role alone reads it. */
+/**
+ * private.setup_secrets: what setup finds again on any machine (the signing key of unsubscribe links,
+ * the login roles' passwords, the origins it allowed), readable by the owner's database role alone.
+ */
 import type { Queryable } from '../connect/queries.ts';
 
-export type KeptName = 'unsubscribe_secret' | 'waitlist_unsubscribe' | 'waitlist_health' | 'site_origins';
+type KeptName = 'unsubscribe_secret' | 'waitlist_unsubscribe' | 'waitlist_health' | 'site_origins';
 
 export const kept = async (db: Queryable, name: KeptName): Promise<string | undefined> =>
   (await db.query<{ value: string }>('select value from private.setup_secrets where name = $1', [name])).rows[0]?.value;

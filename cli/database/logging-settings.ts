@@ -1,8 +1,10 @@
 /**
- * The logging settings of each session that sends addresses, and where each comes from (the server, ALTER
- * ROLE ALL, the database, the role, the role in this database): the Data API's login `authenticator` plus
- * each request role's settings it may apply (PostgREST's queryRoleSettings); the owner's commands as
- * `postgres` or DATABASE_URL's role. A server value hidden by the session's own is taken as the default.
+ * The logging settings of each session that sends addresses, and where each value comes from: the
+ * Data API logs in as `authenticator` (the server's value, ALTER ROLE ALL's, the database's, the role's,
+ * the role's in this database) and applies each request role's settings of context `user` or that it
+ * may SET (PostgREST's queryRoleSettings); the owner's commands log in as `postgres` or DATABASE_URL's
+ * role where it may run private.address_hash. A server value the session's own setting hides is
+ * taken as PostgreSQL's default.
  */
 import type pg from 'pg';
 
@@ -94,8 +96,14 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
 
   const session = (login: string, owner: boolean, requestRole?: string): Session => {
     const settings = new Map<string, Setting>();
-    const layers = [[...serverLayer.values()], layer(null, false), layer(null, true), layer(login, false)];
-    layers.push(layer(login, true), requestRole ? perRequest(requestRole) : []);
+    const layers = [
+      [...serverLayer.values()],
+      layer(null, false),
+      layer(null, true),
+      layer(login, false),
+      layer(login, true),
+      requestRole ? perRequest(requestRole) : [],
+    ];
     for (const setting of layers.flat()) settings.set(setting.name, setting);
     /** A library named in a preload list ("$libdir/plugins/auto_explain" too), or whose settings this session sees. */
     const named = (name: string) => (settings.get(name)?.value ?? '').split(',').map((entry) => entry.trim());

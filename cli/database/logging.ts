@@ -1,19 +1,22 @@
 /**
- * Whether the server's log would receive an address: PostgREST, erase and suppress send addresses as query
- * parameters, so a setting that logs statements (or refused ones) with their parameters, or plans (which
- * show a parameter's value), writes one there (supabase/security.md, "Logs"). Named once each, with its fix.
+ * Whether the server's log would receive an address: PostgREST sends each signup's body as a query
+ * parameter, and erase and suppress send addresses the same way, so a setting that logs statements
+ * or refused statements with their parameters, or plans (which show a parameter's value), writes
+ * one to the log (supabase/security.md, "Logs"). Each session that sends addresses is read with its
+ * own settings (logging-settings.ts); each setting that would log one is named once, with its fix.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from '../findings/finding.ts';
 import { loggingSessions, type Origin, type Session, type Setting } from './logging-settings.ts';
 
-const off = (value: string | undefined) => value === undefined || value.trim().startsWith('-');
-const zero = (value: string | undefined) => value !== undefined && Number.parseFloat(value) === 0;
+/** Unset, or a negative number: the setting logs nothing. */
+const off = (setting?: Setting) => !setting || setting.value.trim().startsWith('-');
+const zero = (setting?: Setting) => setting !== undefined && Number.parseFloat(setting.value) === 0;
 /** pgaudit reads its class list case-insensitively: 'NONE' logs nothing, as 'none' does. */
-const audits = (value: string | undefined) => !['', 'none'].includes(value?.trim().toLowerCase() ?? '');
+const audits = (setting?: Setting) => !['', 'none'].includes(setting?.value.trim().toLowerCase() ?? '');
 /** PostgreSQL's reading of a boolean (parse_bool): 'on', '1', or any start of 'true' or 'yes'. */
-function truthy(value: string | undefined): boolean {
-  const v = value?.trim().toLowerCase() ?? '';
+function truthy(setting?: Setting): boolean {
+  const v = setting?.value.trim().toLowerCase() ?? '';
   return v === 'on' || v === '1' || (v !== '' && ('true'.startsWith(v) || 'yes'.startsWith(v)));
 }
 
@@ -37,79 +40,91 @@ function setFor(session: Session, origin: Origin, assignment: string): string {
   const name = assignment.split(' ')[0];
   if (origin.layer === 'request') return `ALTER ROLE ${origin.role} RESET ${name}, then NOTIFY pgrst, 'reload config'`;
   if (origin.layer === 'all roles') return `ALTER ROLE ALL RESET ${name}`;
-  if (origin.layer === 'role in database')
+  if (origin.layer === 'role in database') {
     return `ALTER ROLE ${session.login} IN DATABASE ${origin.database} SET ${assignment}`;
+  }
   return `ALTER ROLE ${session.login} SET ${assignment}`;
 }
 
 type Risk = { cause: Setting; says: string; fix: string };
 
-/** The settings that would log an address in `session`, each with what it logs and its fix. */
-function risksOf(session: Session): Risk[] {
+/** The settings that log statements, and so each statement's parameters unless log_parameter_max_length is 0. */
+function statementRisks(session: Session): Risk[] {
   const get = (name: string) => session.settings.get(name);
-  const value = (name: string) => get(name)?.value;
-  const risks: Risk[] = [];
   const parameters = get('log_parameter_max_length');
-  const withParameters = !zero(parameters?.value ?? '-1');
-  const parametersOrigin: Origin =
+  if (zero(parameters)) return [];
+  // The role's own 0: resetting ALTER ROLE ALL's -1 could leave the default, -1.
+  const origin: Origin =
     !parameters || parameters.origin.layer === 'all roles' ? { layer: 'server' } : parameters.origin;
-  /** A setting that logs an address itself, undone where it is set. */
-  const direct = (cause: Setting, says: string, assignment: string) =>
-    risks.push({ cause, says, fix: setFor(session, cause.origin, assignment) });
-  /** Statements logged with their parameters unless log_parameter_max_length is 0. */
+  const noParameters = setFor(session, origin, 'log_parameter_max_length = 0');
+  const risks: Risk[] = [];
+  /** A setting that logs statements (one unset logs nothing), undone by that 0 or by turning it off. */
   const logged = (cause: Setting | undefined, says: string, orFix: string) => {
-    if (!cause || !withParameters) return;
-    risks.push({
-      cause,
-      says: `${says}, with its parameters`,
-      // The role's own 0: resetting ALTER ROLE ALL's -1 could leave the default, -1.
-      fix: `${setFor(session, parametersOrigin, 'log_parameter_max_length = 0')}, or ${orFix}`,
-    });
+    if (cause) risks.push({ cause, says: `${says}, with its parameters`, fix: `${noParameters}, or ${orFix}` });
   };
 
   // 'mod' covers the owner's DELETE and INSERT, not PostgREST's insert (a SELECT over a
   // data-modifying WITH: tests/logging-settings.test.ts shows both).
   const statement = get('log_statement');
   const writes = statement?.value === 'mod' ? ' that writes' : '';
-  if (statement?.value === 'all' || (writes && session.owner))
+  if (statement?.value === 'all' || (writes && session.owner)) {
     logged(statement, `logs every statement${writes}`, "set it to 'ddl' or 'none'");
+  }
   const slow = get('log_min_duration_statement');
-  if (!off(slow?.value)) logged(slow, 'logs each statement slower than that', 'set it to -1');
+  if (!off(slow)) logged(slow, 'logs each statement slower than that', 'set it to -1');
   const sampled = get('log_min_duration_sample');
-  if (!off(sampled?.value) && !zero(value('log_statement_sample_rate') ?? '1')) {
+  if (!off(sampled) && !zero(get('log_statement_sample_rate'))) {
     logged(sampled, 'logs a sample of the statements slower than that', 'set it to -1');
   }
   const transactions = get('log_transaction_sample_rate');
-  if (!zero(transactions?.value ?? '0')) {
-    logged(transactions, 'logs every statement of a sample of transactions', 'set it to 0');
-  }
+  if (!zero(transactions)) logged(transactions, 'logs every statement of a sample of transactions', 'set it to 0');
+  return risks;
+}
+
+/** The settings that would log an address in `session`, each with what it logs and its fix. */
+function risksOf(session: Session): Risk[] {
+  const get = (name: string) => session.settings.get(name);
+  const risks = statementRisks(session);
+  /** A setting that logs an address itself (one unset logs nothing), undone where it is set. */
+  const direct = (cause: Setting | undefined, says: string, assignment: string) => {
+    if (cause) risks.push({ cause, says, fix: setFor(session, cause.origin, assignment) });
+  };
 
   const onError = get('log_parameter_max_length_on_error');
-  if (onError && !zero(onError.value)) {
-    const says = "logs a refused statement's parameters (a duplicate signup, a malformed address)";
-    direct(onError, says, 'log_parameter_max_length_on_error = 0');
+  if (!zero(onError)) {
+    direct(
+      onError,
+      "logs a refused statement's parameters (a duplicate signup, a malformed address)",
+      'log_parameter_max_length_on_error = 0',
+    );
   }
 
   // The plan tree's constants (:constvalue) hold each parameter's bytes: log_parameter_max_length does
   // not apply. debug_print_parse and debug_print_rewritten show a parameter as a Param, not its value.
   const plans = get('debug_print_plan');
-  if (plans && truthy(plans.value)) {
-    const says =
-      "logs each statement's plan, whose constants hold its parameters' bytes (log_parameter_max_length aside)";
-    direct(plans, says, 'debug_print_plan = off');
+  if (truthy(plans)) {
+    direct(
+      plans,
+      "logs each statement's plan, whose constants hold its parameters' bytes (log_parameter_max_length aside)",
+      'debug_print_plan = off',
+    );
   }
 
   const explain = get('auto_explain.log_min_duration');
-  if (session.loaded('auto_explain') && explain && !off(explain.value)) {
-    const says =
-      "logs the plans of statements slower than that, and a plan shows a parameter's value (PostgreSQL 16 and later also list the parameters)";
-    direct(explain, says, 'auto_explain.log_min_duration = -1');
+  if (session.loaded('auto_explain') && !off(explain)) {
+    direct(
+      explain,
+      "logs the plans of statements slower than that, and a plan shows a parameter's value " +
+        '(PostgreSQL 16 and later also list the parameters)',
+      'auto_explain.log_min_duration = -1',
+    );
   }
 
   const auditParameters = get('pgaudit.log_parameter');
-  const audited = audits(value('pgaudit.log')) || (value('pgaudit.role') ?? '') !== '';
-  if (session.loaded('pgaudit') && audited && auditParameters && truthy(auditParameters.value))
+  const audited = audits(get('pgaudit.log')) || Boolean(get('pgaudit.role')?.value);
+  if (session.loaded('pgaudit') && audited && truthy(auditParameters)) {
     direct(auditParameters, "logs audited statements' parameters", 'pgaudit.log_parameter = off');
+  }
   return risks;
 }
 

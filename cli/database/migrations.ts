@@ -1,4 +1,7 @@
-/** Whether the database has every migration of this clone: by the CLI's history, else by the objects they create. */
+/**
+ * Whether the database has every migration of this clone: the Supabase CLI's history says so, else the
+ * objects the files create exist. A database on the chain the baseline replaced is named, with `baseline`.
+ */
 import { readdirSync, readFileSync } from 'node:fs';
 import type pg from 'pg';
 import { APPLY_MIGRATIONS, ok, setup, type Finding } from '../findings/finding.ts';
@@ -61,8 +64,9 @@ async function byObjects(db: pg.Client): Promise<Finding> {
     [expected.map((o) => o.kind), expected.map((o) => o.name)],
   );
   const missing = rows.map((row) => expected[Number(row.i) - 1]);
-  if (!missing.length)
+  if (!missing.length) {
     return ok('migrations', `All ${MIGRATIONS.length} applied (each one's tables, views and functions exist).`);
+  }
   const { rows: chain } = await db.query<{ old: boolean }>(
     `select exists (select from pg_class c join pg_namespace n on n.oid = c.relnamespace
                     where n.nspname = 'private' and c.relname = 'seal_chain') as old`,

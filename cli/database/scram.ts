@@ -1,7 +1,8 @@
 /**
- * A SCRAM-SHA-256 verifier as PostgreSQL stores it, so that only it reaches the server and its log. No maintained npm
- * package makes one: RFC 5802 §3 with RFC 7677's hash, as PostgreSQL's scram_build_secret; ASCII passwords only (ours
- * are hex). cli/tests/setup-live.test.ts logs in with it.
+ * A SCRAM-SHA-256 verifier as PostgreSQL stores it, made here so that only it reaches the server and
+ * its log. No maintained npm package makes one (libpq does, in C): RFC 5802 §3 with RFC 7677's hash, as
+ * PostgreSQL's scram_build_secret (4096 iterations, 16-byte salt); ASCII passwords only (ours are hex).
+ * cli/tests/setup-live.test.ts logs in with the password against PostgreSQL itself.
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 

@@ -14,7 +14,8 @@ export const skipped = (check: string, says: string): Finding => ({ check, outco
 const fault =
   (outcome: Outcome) =>
   (check: string, says: string, fix: string): Finding => ({ check, outcome, says, fix });
-export const [problem, setup] = [fault('problem'), fault('setup')];
+export const problem = fault('problem');
+export const setup = fault('setup');
 
 /** Fixes more than one check names. */
 export const RESTORE_PROJECT =
@@ -48,8 +49,8 @@ function verdict(findings: Finding[], seconds: string): string {
   const parts = [
     problems && `${plural(problems, 'problem')} a visitor would meet`,
     setups && `${plural(setups, 'setup problem')} to fix first`,
-  ];
-  return `${problems ? 'Not healthy' : 'Not checked in full'}: ${parts.filter(Boolean).join('; ')} (checked in ${seconds} s).`;
+  ].filter(Boolean);
+  return `${problems ? 'Not healthy' : 'Not checked in full'}: ${parts.join('; ')} (checked in ${seconds} s).`;
 }
 
 /** The report on stdout: one line per finding, its fix indented below, then the verdict. */

@@ -39,14 +39,20 @@ const JOBS = [
 ];
 
 type Job = (typeof JOBS)[number];
-type Row = { jobid: string; jobname: string; active: boolean; age_seconds: number | null } & {
-  [text in 'status' | 'return_message']: string | null;
+type Row = {
+  jobid: string;
+  jobname: string;
+  active: boolean;
+  status: string | null;
+  return_message: string | null;
+  age_seconds: number | null;
 };
 
 /** A job's finding, from its row among `rows` (none: not scheduled). */
 function judge(job: Job, rows: Row[]): Finding {
   const row = rows.find(({ jobname }) => jobname === job.name);
-  const [age, ago] = [row?.age_seconds ?? null, duration(row?.age_seconds ?? null)];
+  const age = row?.age_seconds ?? null;
+  const ago = duration(age);
   const runs =
     'Look at its runs: select status, return_message, start_time from cron.job_run_details ' +
     `where jobid = ${row?.jobid} order by start_time desc limit 5;`;
@@ -59,24 +65,36 @@ function judge(job: Job, rows: Row[]): Finding {
   ];
   const [, says, fix] = faults.find(([applies]) => applies) ?? [];
   if (says) return problem(job.name, `${says} It ${job.does}, ${job.runs}.`, fix!);
-  const last = age === null ? `Active; no run recorded yet (it runs ${job.runs}).` : `Last run ${ago} ago, succeeded.`;
-  return ok(job.name, last);
+  if (age === null) return ok(job.name, `Active; no run recorded yet (it runs ${job.runs}).`);
+  return ok(job.name, `Last run ${ago} ago, succeeded.`);
 }
 
 export async function checkCron(db: pg.Client): Promise<Finding[]> {
   const cron = await db.query(`select from pg_extension where extname = 'pg_cron'`);
-  const off =
-    "Not enabled: nothing deletes the guard's expired counters (personal data) or prepares its daily secrets, " +
-    "and past hours' keys stay in clear.";
-  const enable = `Enable pg_cron (Dashboard → Database → Extensions), then run the cron.schedule(...) lines of ${GUARD} and ${SEALING}.`;
-  if (!cron.rowCount) return [problem('pg_cron', off, enable)];
+  if (!cron.rowCount) {
+    return [
+      problem(
+        'pg_cron',
+        "Not enabled: nothing deletes the guard's expired counters (personal data) or prepares its daily secrets, " +
+          "and past hours' keys stay in clear.",
+        'Enable pg_cron (Dashboard → Database → Extensions), then run the cron.schedule(...) lines of ' +
+          `${GUARD} and ${SEALING}.`,
+      ),
+    ];
+  }
   const { rows: seer } = await db.query<{ sees: boolean }>(
     `select rolsuper or rolbypassrls or rolname = 'postgres' as sees from pg_roles where rolname = current_user`,
   );
-  // pg_cron's row-level security shows each role only the jobs it scheduled.
-  const unseen =
-    "Not checked: pg_cron shows a role only its own jobs, and the guard's are postgres's; run the check with the owner's DATABASE_URL for them.";
-  if (!seer[0]?.sees) return [skipped('pg_cron', unseen)];
+  if (!seer[0]?.sees) {
+    // pg_cron's row-level security shows each role only the jobs it scheduled.
+    return [
+      skipped(
+        'pg_cron',
+        "Not checked: pg_cron shows a role only its own jobs, and the guard's are postgres's; " +
+          "run the check with the owner's DATABASE_URL for them.",
+      ),
+    ];
+  }
   const { rows } = await db.query<Row>(
     `select j.jobid, j.jobname, j.active, r.status, r.return_message,
             extract(epoch from now() - r.end_time)::int as age_seconds

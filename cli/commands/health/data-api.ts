@@ -27,30 +27,73 @@ export function judgeAnswer(answer: Answer, { site, api }: Settings): Finding {
     return problem(CHECK, `${api}/rest/v1/waiting_list ${answer.failure}.`, fix);
   }
   const { status, code, said } = whatItSaid(answer);
-  const reached = `The request reached the database: the guard admitted it, the address check refused it (400 23514), nothing was added.`;
-  if (status === 400 && code === '23514') return ok(CHECK, reached);
-  const added = `Accepted an address without "@" (${status}): the list's address check is missing and a row was added.`;
-  const restore = `Restore the check waiting_list_email_format as supabase/migrations/*_waiting_list.sql adds it (or apply the migrations: ${APPLY_MIGRATIONS}), then: delete from public.waiting_list where email not like '%@%';`;
-  if (status >= 200 && status < 300) return problem(CHECK, added, restore);
-  const anon = `Refused the anonymous role (${said}): its grant or policy on the list is gone.`;
-  const grant = `Restore them as supabase/migrations/*_waiting_list.sql sets them: grant insert (email) on table public.waiting_list to anon, authenticated; and the policy waiting_list_fresh_signup.`;
-  if (status === 401 && code === '42501') return problem(CHECK, anon, grant);
-  const key = `Copy the current publishable key (Dashboard → Project Settings → API Keys) into VITE_SUPABASE_PUBLISHABLE_KEY here, in the host's build settings and in the repository variables, then rebuild and redeploy the site.`;
-  if (status === 401) return problem('key', `The data API refused the publishable key (${said}).`, key);
-  const restricted = `Supabase restricts the project (${said}): a quota is exceeded or a bill is overdue.`;
-  const billing = "See the organization's Usage and Billing pages in the dashboard.";
-  if (status === 402) return problem(CHECK, restricted, billing);
-  const origin = `The guard refused a signup from the site's own origin, ${site} (${said}): private.allowed_origins does not list it, so every signup from the page fails.`;
-  if (status === 403 && code === 'PT403') return problem('origins', origin, allowOrigin(site));
-  const missing = `${api} has no table public.waiting_list (${said}).`;
-  const migrate = `If VITE_SUPABASE_URL names the right project, apply the migrations (${APPLY_MIGRATIONS}); if not, correct it.`;
-  if (status === 404) return problem(CHECK, missing, migrate);
-  const limited = `The guard refused the probe as over a signup limit (${said}).`;
-  const wait = `If this network sent many signups, wait for the next 10-minute slot or UTC day. If every visitor is refused, the shared "all" limit is full: see npm run waitlist -- limits and raise it (e.g. limits all --per-day N; supabase/security.md).`;
-  if (status === 429) return problem('limits', limited, wait);
-  if (status === 540) return problem(CHECK, `Supabase answered 540: the project is paused.`, RESTORE_PROJECT);
-  const down = `Answered ${said}: the project is paused, restarting or down.`;
-  if (status >= 500) return problem(CHECK, down, RESTORE_PROJECT);
+  if (status === 400 && code === '23514') {
+    return ok(
+      CHECK,
+      'The request reached the database: the guard admitted it, the address check refused it (400 23514), ' +
+        'nothing was added.',
+    );
+  }
+  if (status >= 200 && status < 300) {
+    return problem(
+      CHECK,
+      `Accepted an address without "@" (${status}): the list's address check is missing and a row was added.`,
+      'Restore the check waiting_list_email_format as supabase/migrations/*_waiting_list.sql adds it (or apply the ' +
+        `migrations: ${APPLY_MIGRATIONS}), then: delete from public.waiting_list where email not like '%@%';`,
+    );
+  }
+  if (status === 401 && code === '42501') {
+    return problem(
+      CHECK,
+      `Refused the anonymous role (${said}): its grant or policy on the list is gone.`,
+      'Restore them as supabase/migrations/*_waiting_list.sql sets them: grant insert (email) on table ' +
+        'public.waiting_list to anon, authenticated; and the policy waiting_list_fresh_signup.',
+    );
+  }
+  if (status === 401) {
+    return problem(
+      'key',
+      `The data API refused the publishable key (${said}).`,
+      'Copy the current publishable key (Dashboard → Project Settings → API Keys) into ' +
+        "VITE_SUPABASE_PUBLISHABLE_KEY here, in the host's build settings and in the repository variables, " +
+        'then rebuild and redeploy the site.',
+    );
+  }
+  if (status === 402) {
+    return problem(
+      CHECK,
+      `Supabase restricts the project (${said}): a quota is exceeded or a bill is overdue.`,
+      "See the organization's Usage and Billing pages in the dashboard.",
+    );
+  }
+  if (status === 403 && code === 'PT403') {
+    return problem(
+      'origins',
+      `The guard refused a signup from the site's own origin, ${site} (${said}): private.allowed_origins does ` +
+        'not list it, so every signup from the page fails.',
+      allowOrigin(site),
+    );
+  }
+  if (status === 404) {
+    return problem(
+      CHECK,
+      `${api} has no table public.waiting_list (${said}).`,
+      `If VITE_SUPABASE_URL names the right project, apply the migrations (${APPLY_MIGRATIONS}); if not, correct it.`,
+    );
+  }
+  if (status === 429) {
+    return problem(
+      'limits',
+      `The guard refused the probe as over a signup limit (${said}).`,
+      'If this network sent many signups, wait for the next 10-minute slot or UTC day. If every visitor is ' +
+        'refused, the shared "all" limit is full: see npm run waitlist -- limits and raise it ' +
+        '(e.g. limits all --per-day N; supabase/security.md).',
+    );
+  }
+  if (status === 540) return problem(CHECK, 'Supabase answered 540: the project is paused.', RESTORE_PROJECT);
+  if (status >= 500) {
+    return problem(CHECK, `Answered ${said}: the project is paused, restarting or down.`, RESTORE_PROJECT);
+  }
   return problem(CHECK, `Answered ${said}, where a reachable list answers 400 23514.`, WITH_DATABASE);
 }
 
@@ -58,8 +101,12 @@ export function judgeAnswer(answer: Answer, { site, api }: Settings): Finding {
 export function judgeRead(answer: Answer, { api }: Settings): Finding {
   if ('failure' in answer) return skipped(READ, `Not checked: ${api} ${answer.failure} (see data API).`);
   const { status, code, said } = whatItSaid(answer);
-  const refused = `A select on the list with the public key is refused (${said}): the public key reads nothing of it.`;
-  if (status === 401 && code === '42501') return ok(READ, refused);
+  if (status === 401 && code === '42501') {
+    return ok(
+      READ,
+      `A select on the list with the public key is refused (${said}): the public key reads nothing of it.`,
+    );
+  }
   if (status >= 200 && status < 300) {
     const body = parsed(answer.body); // not JSON: the status says enough
     const rows = !Array.isArray(body)
@@ -67,17 +114,27 @@ export function judgeRead(answer: Answer, { api }: Settings): Finding {
       : body.length
         ? `, ${body.length} row shown`
         : ', [] (no row yet visible, but the select was allowed)';
-    const read = `A select on the list with the public key answered ${status}${rows}: a grant or policy lets anyone with the key read the list, where it must answer 401 42501.`;
-    const revoke = `Run this check with DATABASE_URL set: it names the grant or policy and the statement that removes it. At once: revoke select on table public.waiting_list from anon, authenticated; and drop every policy on it but waiting_list_fresh_signup.`;
-    return problem(READ, read, revoke);
+    return problem(
+      READ,
+      `A select on the list with the public key answered ${status}${rows}: a grant or policy lets anyone with ` +
+        'the key read the list, where it must answer 401 42501.',
+      'Run this check with DATABASE_URL set: it names the grant or policy and the statement that removes it. ' +
+        'At once: revoke select on table public.waiting_list from anon, authenticated; and drop every policy on ' +
+        'it but waiting_list_fresh_signup.',
+    );
   }
-  if (status === 401 && !code) return skipped(READ, `Not checked: the data API refused the key (see key).`);
+  if (status === 401 && !code) return skipped(READ, 'Not checked: the data API refused the key (see key).');
   if (status >= 500) return skipped(READ, `Not checked: the data API answered ${said} (see data API).`);
-  const other = `A select on the list with the public key answered ${said}, where a list the public key cannot read answers 401 42501.`;
-  return problem(READ, other, WITH_DATABASE);
+  return problem(
+    READ,
+    `A select on the list with the public key answered ${said}, where a list the public key cannot read ` +
+      'answers 401 42501.',
+    WITH_DATABASE,
+  );
 }
 
-export async function checkDataApi({ site, api, key }: Settings, seconds: number): Promise<Finding[]> {
+export async function checkDataApi(settings: Settings, seconds: number): Promise<Finding[]> {
+  const { site, api, key } = settings;
   const list = `${api}/rest/v1/waiting_list`;
   const headers = { apikey: key, authorization: `Bearer ${key}` };
   // The probe as supabase-js sends the page's insert (docs/data-api.md), from the page's origin;
@@ -88,5 +145,5 @@ export async function checkDataApi({ site, api, key }: Settings, seconds: number
     request(list, { method: 'POST', headers: { ...headers, ...prefer }, body }, seconds),
     request(`${list}?select=*&limit=1`, { headers: { ...headers, accept: 'application/json' } }, seconds),
   ]);
-  return [judgeAnswer(probe, { site, api, key }), judgeRead(read, { site, api, key })];
+  return [judgeAnswer(probe, settings), judgeRead(read, settings)];
 }

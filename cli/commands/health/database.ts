@@ -1,6 +1,7 @@
 /**
- * The database's half, read-only but for one signup rolled back (./signup.ts); every wait ends within the bound. A role
- * with only the grants docs/operations.md lists runs the checks it may read.
+ * The database's half, with DATABASE_URL, read-only but for one signup it rolls back (./signup.ts):
+ * every wait ends within the bound (the server stops a statement, the connection is cut). The owner
+ * runs every check; a role with only the grants docs/operations.md lists runs those it may read.
  */
 import pg from 'pg';
 import { databaseConfig } from '../../connect/database.ts';
@@ -22,8 +23,13 @@ async function ifReadable(check: string, run: () => Promise<Finding | Finding[]>
     return [await run()].flat();
   } catch (error) {
     if ((error as { code?: string }).code !== '42501') throw error;
-    const grants = 'docs/operations.md, "A role for the daily check", lists the grants';
-    return [skipped(check, `DATABASE_URL's role may not read what this check reads (${message(error)}): ${grants}.`)];
+    return [
+      skipped(
+        check,
+        `DATABASE_URL's role may not read what this check reads (${message(error)}): ` +
+          'docs/operations.md, "A role for the daily check", lists the grants.',
+      ),
+    ];
   }
 }
 
@@ -37,12 +43,18 @@ export async function checkDatabase(site: string | undefined, seconds: number): 
   }, seconds * 1000);
   const why = (error: unknown) => (timedOut ? `no answer within ${seconds} s` : message(error));
   try {
-    const connection = `Use the session pooler connection string and your database password (docs/operations.md, "The connection"). ${RESTORE_PROJECT}`;
-    const failed = await db.connect().then(
-      () => undefined,
-      (error: unknown) => error ?? 'failed',
-    );
-    if (failed) return [setup('database', `Could not connect with DATABASE_URL: ${why(failed)}.`, connection)];
+    try {
+      await db.connect();
+    } catch (error) {
+      return [
+        setup(
+          'database',
+          `Could not connect with DATABASE_URL: ${why(error)}.`,
+          'Use the session pooler connection string and your database password ' +
+            `(docs/operations.md, "The connection"). ${RESTORE_PROJECT}`,
+        ),
+      ];
+    }
     await db.query(
       `select set_config('statement_timeout', $1, false), set_config('lock_timeout', $1, false),
               set_config('default_transaction_read_only', 'on', false)`,

@@ -1,6 +1,7 @@
 /**
- * Whether the public key reads nothing, from the live catalog: every table, view, sequence, function and policy of our
- * schemas the API roles may use; anything beyond the page's one insert is named with its fix.
+ * Whether the public key reads nothing, from the live catalog: every table, view, sequence, function
+ * and policy of our schemas the API roles may use, and their own attributes. Anything beyond the
+ * page's one insert is named, with the statement that stops it.
  */
 import type pg from 'pg';
 import { ok, problem, type Finding } from '../../findings/finding.ts';
@@ -11,7 +12,7 @@ const CHECK = 'exposure';
 export const EXPOSED_SCHEMAS = ['public', 'graphql_public'];
 
 /** Schemas of PostgreSQL, Supabase and extensions: not ours to lint. */
-export const SYSTEM_SCHEMAS = [
+const SYSTEM_SCHEMAS = [
   ...['pg_catalog', 'information_schema', 'pg_toast', 'cron', 'auth', 'storage', 'extensions', 'graphql'],
   ...['graphql_public', 'realtime', '_realtime', '_analytics', 'vault', 'pgsodium', 'pgsodium_masks', 'net'],
   ...['pgbouncer', 'pgtle', 'pgroonga', 'repack', 'tiger', 'topology', 'supabase_functions', 'supabase_migrations'],
@@ -84,11 +85,14 @@ function grantFindings(grants: Grant[]): Finding[] {
       kind === 'sequence'
         ? `revoke all on sequence ${object} from public, anon, authenticated;`
         : object === ALLOWED_COLUMNS.object
-          ? `revoke all on table ${object} from public, anon, authenticated; grant insert (email) on table ${object} to anon, authenticated;`
-          : `revoke ${privileges} on ${kind === 'view' || kind === 'materialized view' ? '' : 'table '}${object} from public, anon, authenticated;`;
+          ? `revoke all on table ${object} from public, anon, authenticated; ` +
+            `grant insert (email) on table ${object} to anon, authenticated;`
+          : `revoke ${privileges} on ${kind === 'view' || kind === 'materialized view' ? '' : 'table '}${object} ` +
+            'from public, anon, authenticated;';
     return problem(
       CHECK,
-      `${object} (${kind}): ${roles.join(' and ')} may ${what.join(', ')}${reads ? ', so the public key reads it through the data API' : ''}. ` +
+      `${object} (${kind}): ${roles.join(' and ')} may ${what.join(', ')}` +
+        `${reads ? ', so the public key reads it through the data API' : ''}. ` +
         'The public key may add an address to public.waiting_list and nothing else.',
       `${revoke} (or drop the ${kind} if nothing needs it)`,
     );
@@ -103,21 +107,24 @@ async function functionFindings(db: pg.Client): Promise<Finding[]> {
      from pg_catalog.pg_proc p join pg_catalog.pg_namespace n on n.oid = p.pronamespace
      cross join ${API_ROLES} r
      where ${OURS} and has_function_privilege(r.role, p.oid, 'EXECUTE')
-       and (n.nspname = any($1::text[]) or not exists (select from pg_catalog.pg_depend d where d.objid = p.oid and d.deptype = 'e'))
+       and (n.nspname = any($1::text[])
+            or not exists (select from pg_catalog.pg_depend d where d.objid = p.oid and d.deptype = 'e'))
      group by 1, 2, 4 order by 2`,
     [EXPOSED_SCHEMAS],
   );
   return rows
     .filter((f) => !ALLOWED_FUNCTIONS.includes(f.name) && !ALLOWED_FUNCTIONS.includes(f.signature))
-    .map((f) =>
-      problem(
+    .map((f) => {
+      const [schema, name] = f.name.split('.');
+      const rpc = EXPOSED_SCHEMAS.includes(schema) ? `, through the data API (/rest/v1/rpc/${name})` : '';
+      return problem(
         CHECK,
-        `${f.signature} (function${f.definer ? ', security definer' : ''}): ${f.roles.join(' and ')} may call it` +
-          `${EXPOSED_SCHEMAS.some((s) => f.name.startsWith(`${s}.`)) ? ', through the data API (/rest/v1/rpc/' + f.name.split('.')[1] + ')' : ''}. ` +
+        `${f.signature} (function${f.definer ? ', security definer' : ''}): ` +
+          `${f.roles.join(' and ')} may call it${rpc}. ` +
           'The public key may add an address to public.waiting_list and nothing else.',
         `revoke execute on function ${f.signature} from public, anon, authenticated; (or drop the function)`,
-      ),
-    );
+      );
+    });
 }
 
 async function policyFindings(db: pg.Client): Promise<Finding[]> {
@@ -146,8 +153,16 @@ async function policyFindings(db: pg.Client): Promise<Finding[]> {
           : `drop policy "${p.name}" on ${p.object};`,
       ),
     );
-  const missing = `Policy ${name} on ${object} is missing or changed: nothing states that a signup is stamped with the current time.`;
-  if (!rows.some(allowed)) findings.push(problem(CHECK, missing, `Recreate it as ${MIGRATION} creates it.`));
+  if (!rows.some(allowed)) {
+    findings.push(
+      problem(
+        CHECK,
+        `Policy ${name} on ${object} is missing or changed: ` +
+          'nothing states that a signup is stamped with the current time.',
+        `Recreate it as ${MIGRATION} creates it.`,
+      ),
+    );
+  }
   return findings;
 }
 
@@ -184,7 +199,8 @@ async function roleFindings(db: pg.Client): Promise<Finding[]> {
       const member = /^is a member of (.+)$/.exec(r.power)?.[1];
       return problem(
         CHECK,
-        `Role ${r.role} ${r.power}: every request with the public key ${member ? `has ${member}'s privileges` : 'reads past row-level security'}.`,
+        `Role ${r.role} ${r.power}: every request with the public key ` +
+          `${member ? `has ${member}'s privileges` : 'reads past row-level security'}.`,
         member
           ? `revoke ${member} from ${r.role};`
           : `alter role ${r.role} ${r.power === 'is a superuser' ? 'nosuperuser' : 'nobypassrls'};`,

@@ -12,8 +12,11 @@ const GRACE = '2 minutes';
 export async function checkOrigins(db: pg.Client, site: string | undefined): Promise<Finding> {
   const listed = await allowedOrigins(db);
   if (listed.length) return ok('origins', `private.allowed_origins lists ${listed.join(', ')}.`);
-  const says = 'private.allowed_origins is empty: any website may make its visitors sign up.';
-  return problem('origins', says, allowOrigin(site ?? 'https://your.site'));
+  return problem(
+    'origins',
+    'private.allowed_origins is empty: any website may make its visitors sign up.',
+    allowOrigin(site ?? 'https://your.site'),
+  );
 }
 
 export async function checkLimits(db: pg.Client): Promise<Finding> {
@@ -25,8 +28,12 @@ export async function checkLimits(db: pg.Client): Promise<Finding> {
     unlimited.length && `${unlimited.join(', ')} have no row, so nothing limits them`,
   ].filter(Boolean);
   if (!faults.length) return ok('limits', `Every scope (${SCOPES.join(', ')}) admits signups and is limited.`);
-  const set = `Set each scope with npm run waitlist -- limits <scope> --per-10-minutes N --per-day N (a missing row: the insert in supabase/migrations/*_signup_guard.sql); supabase/security.md gives the shipped values.`;
-  return problem('limits', `In private.signup_limits, ${faults.join('; ')}.`, set);
+  return problem(
+    'limits',
+    `In private.signup_limits, ${faults.join('; ')}.`,
+    'Set each scope with npm run waitlist -- limits <scope> --per-10-minutes N --per-day N (a missing row: the ' +
+      'insert in supabase/migrations/*_signup_guard.sql); supabase/security.md gives the shipped values.',
+  );
 }
 
 export async function checkGuardData(db: pg.Client): Promise<Finding> {
@@ -46,8 +53,13 @@ export async function checkGuardData(db: pg.Client): Promise<Finding> {
   const kept = [
     counters && `${plural(counters, 'counter')} in private.signup_counts`,
     secrets && `${plural(secrets, 'secret')} in private.signup_secrets`,
-  ];
-  const outlived = `${kept.filter(Boolean).join(' and ')} outlived ${counters + secrets === 1 ? 'its' : 'their'} slot (the oldest ended ${duration(oldest)} ago): the upkeep job is not deleting the guard's personal data, as supabase/security.md promises.`;
-  const forget = `Get waitlist-signup-guard-upkeep running again (its line above), then delete them at once: select private.forget_expired_signups();`;
-  return problem('guard data', outlived, forget);
+  ].filter(Boolean);
+  return problem(
+    'guard data',
+    `${kept.join(' and ')} outlived ${counters + secrets === 1 ? 'its' : 'their'} slot ` +
+      `(the oldest ended ${duration(oldest)} ago): the upkeep job is not deleting the guard's personal data, ` +
+      'as supabase/security.md promises.',
+    'Get waitlist-signup-guard-upkeep running again (its line above), then delete them at once: ' +
+      'select private.forget_expired_signups();',
+  );
 }

@@ -20,7 +20,10 @@ export function directives(policy: string): Map<string, string[]> {
 /** Where the build allows its own files and their hashes alone: there no other source is right. */
 const OWN_ONLY = /^(default|script|style)-src(-elem|-attr)?$/;
 
-/** A source that lets in what nobody chose: beyond the page's own files where OWN_ONLY holds, else a wildcard, a whole scheme or an unsafe- keyword. */
+/**
+ * A source that lets in what nobody chose: beyond the page's own files where OWN_ONLY holds, else a wildcard, a whole
+ * scheme or an unsafe- keyword.
+ */
 const loose = (directive: string, source: string) =>
   OWN_ONLY.test(directive)
     ? !/^('self'|'none'|'sha(256|384|512)-[a-z0-9+/_=-]+')$/i.test(source)
@@ -34,11 +37,11 @@ export function cspWeaknesses(policy: string, origins: string[]): string[] {
     return wide.length ? [`${name} allows ${wide.join(' ')}`] : [];
   });
   // Directives that fall back to nothing when absent.
-  for (const name of ['default-src', 'base-uri', 'form-action'].filter((name) => !found.has(name)))
+  for (const name of ['default-src', 'base-uri', 'form-action'].filter((name) => !found.has(name))) {
     weak.push(`there is no ${name}, so it allows anything`);
+  }
   const ancestors = found.get('frame-ancestors')?.join(' ');
-  if (ancestors?.toLowerCase() !== "'none'")
-    weak.push(`frame-ancestors is ${ancestors ? ancestors : 'missing'}, not 'none'`);
+  if (ancestors?.toLowerCase() !== "'none'") weak.push(`frame-ancestors is ${ancestors || 'missing'}, not 'none'`);
   const connect = found.get('connect-src') ?? found.get('default-src') ?? [];
   const elsewhere = connect.filter(
     (source) =>

@@ -1,4 +1,7 @@
-/** The build's public values (environment or .env.local), which health uses as a visitor's browser would. */
+/**
+ * The build's own public values, which the health check uses as a visitor's browser would:
+ * from the environment or .env.local (cli/program.ts loads it; the shell's values win).
+ */
 import { publishableKeyOf } from '../../../contracts/publishable-key.ts';
 import { setup, type Finding } from '../../findings/finding.ts';
 
@@ -6,10 +9,15 @@ import { setup, type Finding } from '../../findings/finding.ts';
 export type Settings = { site: string; api: string; key: string };
 
 /** The origin of an http(s) URL, or undefined. */
-const originOf = (value = '') => [URL.parse(value)].find((url) => url && /^https?:$/.test(url.protocol))?.origin;
+function originOf(value = '') {
+  const url = URL.parse(value);
+  return url && /^https?:$/.test(url.protocol) ? url.origin : undefined;
+}
 
 export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings | Finding[] {
-  const [site, api, key] = [originOf(env.VITE_SITE_URL), originOf(env.VITE_SUPABASE_URL), publishableKeyOf(env)];
+  const site = originOf(env.VITE_SITE_URL);
+  const api = originOf(env.VITE_SUPABASE_URL);
+  const key = publishableKeyOf(env);
   if (site && api && key) return { site, api, key };
   const values = { VITE_SITE_URL: env.VITE_SITE_URL, VITE_SUPABASE_URL: env.VITE_SUPABASE_URL };
   const unset = Object.entries({ ...values, VITE_SUPABASE_PUBLISHABLE_KEY: key }).filter(([, value]) => !value);
@@ -20,8 +28,12 @@ export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings | F
     ...(unset.length ? [`Not set: ${unset.map(([name]) => name).join(', ')}`] : []),
     ...malformed.map(([name]) => `${name} is not an http(s) URL`),
   ].join('. ');
-  const fix =
-    'Set them to the values the site was built with (.env.example), in the environment or .env.local; ' +
-    'for the scheduled workflow, as repository variables (docs/operations.md, "Is the list taking signups?").';
-  return [setup('settings', `${says}.`, fix)];
+  return [
+    setup(
+      'settings',
+      `${says}.`,
+      'Set them to the values the site was built with (.env.example), in the environment or .env.local; ' +
+        'for the scheduled workflow, as repository variables (docs/operations.md, "Is the list taking signups?").',
+    ),
+  ];
 }

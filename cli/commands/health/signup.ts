@@ -1,4 +1,7 @@
-/** A visitor's signup as `anon` with PostgREST's headers, and a test wrap to every holder's key, rolled back. */
+/**
+ * A visitor's whole path, proven in a transaction rolled back: a fresh address inserted as `anon` with
+ * PostgREST's headers, then a test key wrapped to every holder's key (a signup wraps only for its hour's first).
+ */
 import { randomUUID } from 'node:crypto';
 import type pg from 'pg';
 import { ok, problem, skipped, type Finding } from '../../findings/finding.ts';
@@ -42,12 +45,15 @@ async function signUp(db: pg.Client, site: string | undefined): Promise<Proof> {
   // What PostgREST applies for a request: anon's own statement_timeout (3 s on Supabase), which a
   // role setting gives only at login; and no lock held longer than a lost laptop's 5 s.
   await db.query(
-    `select set_config('statement_timeout', coalesce((select split_part(c, '=', 2) from pg_roles r, unnest(r.rolconfig) c
-                                                     where r.rolname = 'anon' and c like 'statement\\_timeout=%'),
-                                                    current_setting('statement_timeout')), true),
+    `select set_config('statement_timeout',
+                       coalesce((select split_part(c, '=', 2) from pg_roles r, unnest(r.rolconfig) c
+                                 where r.rolname = 'anon' and c like 'statement\\_timeout=%'),
+                                current_setting('statement_timeout')),
+                       true),
             set_config('idle_in_transaction_session_timeout', '5s', true),
             set_config('request.headers', $1, true), set_config('request.method', 'POST', true),
-            set_config('request.path', '/waiting_list', true), set_config('request.jwt.claims', '{"role":"anon"}', true),
+            set_config('request.path', '/waiting_list', true),
+            set_config('request.jwt.claims', '{"role":"anon"}', true),
             set_config('role', 'anon', true)`,
     [JSON.stringify(headers)],
   );
@@ -57,7 +63,8 @@ async function signUp(db: pg.Client, site: string | undefined): Promise<Proof> {
     `select exists (select from private.signup_counts c where c.network = private.network_hash($1)) as counted,
             case when exists (select from private.key_holders)
                  then a.seal is null or w.email is not null end as "sealedAsTyped",
-            (select count(*) > 0 and count(*) = count(extensions.pgp_pub_encrypt_bytea(extensions.gen_random_bytes(32), o.public_key))
+            (select count(*) > 0 and count(*) = count(extensions.pgp_pub_encrypt_bytea(
+                                                        extensions.gen_random_bytes(32), o.public_key))
              from private.key_holders o) as "ownerKey"
      from public.waiting_list w left join private.signup_addresses a using (id)
      where w.id = currval(pg_get_serial_sequence('public.waiting_list', 'id'))`,
@@ -68,8 +75,14 @@ async function signUp(db: pg.Client, site: string | undefined): Promise<Proof> {
 
 export async function checkSignup(db: pg.Client, site: string | undefined): Promise<Finding> {
   const { rows } = await db.query<{ may: boolean }>(`select pg_has_role('anon', 'member') as may`);
-  const readOnly = `DATABASE_URL's role cannot act as anon (the daily check's role may only read): the real signup, rolled back, that proves sealing, the owner key and the counters was not tried. Run health with the owner's DATABASE_URL.`;
-  if (!rows[0].may) return skipped('signup', readOnly);
+  if (!rows[0].may) {
+    return skipped(
+      'signup',
+      "DATABASE_URL's role cannot act as anon (the daily check's role may only read): the real signup, rolled " +
+        "back, that proves sealing, the owner key and the counters was not tried. Run health with the owner's " +
+        'DATABASE_URL.',
+    );
+  }
   await db.query('begin read write');
   try {
     const proof = await signUp(db, site);
@@ -77,8 +90,9 @@ export async function checkSignup(db: pg.Client, site: string | undefined): Prom
       !proof.counted && 'the counters: the signup was not counted (the trigger limit_signups is missing or disabled)',
       proof.sealedAsTyped && 'sealing: the signup was stored as typed although the owner key is installed',
     ].filter(Boolean);
-    if (faults.length)
+    if (faults.length) {
       return problem('signup', `A signup as a visitor went through, but ${faults.join('; ')}.`, REAPPLY);
+    }
     const sealed = proof.ownerKey
       ? ", sealed and counted, and every holder's key wraps a test key"
       : ' and counted (not sealed: no owner key yet)';

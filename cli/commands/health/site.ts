@@ -1,4 +1,7 @@
-/** The deployed page, fetched as a browser would: 200, the build's security headers at their strength, a CSP that lets it call the API. */
+/**
+ * The deployed page, fetched as a browser would: 200, the build's security headers at their strength, a CSP that
+ * lets it call the API.
+ */
 import { ok, problem, type Finding } from '../../findings/finding.ts';
 import { cspWeaknesses, directives, headerWeaknesses } from './header-values.ts';
 import { request } from '../../connect/http.ts';
@@ -10,19 +13,23 @@ export const SECURITY_HEADERS = [
   ...['strict-transport-security', 'cross-origin-opener-policy', 'cross-origin-resource-policy', 'x-frame-options'],
 ];
 
-const DEPLOY_FIX = "look at the host's dashboard and redeploy the site (docs/deploy.md).";
 const HEADER_FIX = "Deploy the build's header file with the site (_headers, or nginx's headers.conf): docs/deploy.md.";
 
 function cspFinding(policy: string, settings: Settings): Finding {
   const found = directives(policy);
   const sources = found.get('connect-src') ?? found.get('default-src') ?? ['*'];
-  const elsewhere = `The deployed page may only call ${sources.join(' ')} (connect-src), not ${settings.api}: it was built for another Supabase project, so its signups fail or go elsewhere.`;
-  const rebuild = `Build the site with VITE_SUPABASE_URL=${settings.api} and redeploy it (or correct VITE_SUPABASE_URL here).`;
-  if (!sources.includes('*') && !sources.some((source) => source.replace(/\/$/, '') === settings.api))
-    return problem('CSP', elsewhere, rebuild);
+  if (!sources.includes('*') && !sources.some((source) => source.replace(/\/$/, '') === settings.api)) {
+    return problem(
+      'CSP',
+      `The deployed page may only call ${sources.join(' ')} (connect-src), not ${settings.api}: it was built for ` +
+        'another Supabase project, so its signups fail or go elsewhere.',
+      `Build the site with VITE_SUPABASE_URL=${settings.api} and redeploy it (or correct VITE_SUPABASE_URL here).`,
+    );
+  }
   const weak = cspWeaknesses(policy, [settings.site, settings.api]);
-  const weaker = `The deployed policy is weaker than the build's: ${weak.join('; ')}.`;
-  if (weak.length) return problem('CSP', weaker, HEADER_FIX);
+  if (weak.length) {
+    return problem('CSP', `The deployed policy is weaker than the build's: ${weak.join('; ')}.`, HEADER_FIX);
+  }
   return ok(
     'CSP',
     `The page may call ${settings.api} and its own origin alone, and runs only its own files and hashes.`,
@@ -31,14 +38,16 @@ function cspFinding(policy: string, settings: Settings): Finding {
 
 export async function checkSite(settings: Settings, seconds: number): Promise<Finding[]> {
   const answer = await request(`${settings.site}/`, { headers: { accept: 'text/html' } }, seconds);
-  const fix = `Check VITE_SITE_URL, then ${DEPLOY_FIX}`;
+  const fix = "Check VITE_SITE_URL, then look at the host's dashboard and redeploy the site (docs/deploy.md).";
   if ('failure' in answer) return [problem('site', `${settings.site} ${answer.failure}.`, fix)];
-  if (answer.status !== 200)
+  if (answer.status !== 200) {
     return [problem('site', `${settings.site} answered ${answer.status} instead of 200.`, fix)];
+  }
   const missing = SECURITY_HEADERS.filter((name) => !answer.headers.has(name));
-  const faults = [missing.length && `without ${missing.join(', ')}`, ...headerWeaknesses(answer.headers)];
-  const site = faults.some(Boolean)
-    ? problem('site', `${settings.site} answers 200 ${faults.filter(Boolean).join('; ')}.`, HEADER_FIX)
+  const faults = headerWeaknesses(answer.headers);
+  if (missing.length) faults.unshift(`without ${missing.join(', ')}`);
+  const site = faults.length
+    ? problem('site', `${settings.site} answers 200 ${faults.join('; ')}.`, HEADER_FIX)
     : ok('site', `${settings.site} answers 200 with every security header the build sends, each judged as strong.`);
   const policy = answer.headers.get('content-security-policy');
   return policy ? [site, cspFinding(policy, settings)] : [site];
