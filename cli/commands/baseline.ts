@@ -1,6 +1,7 @@
 /**
- * `waitlist baseline`: moves a database of the chain of 2026-11-26 onto the baseline (the clean-up and the baseline's
- * files in one transaction, then the history rewritten by the pinned Supabase CLI). Safe to run again.
+ * `waitlist baseline`: moves a database of the chain of 2026-11-26 onto the baseline: refuses a list sealed by the hash
+ * ratchet; asks; runs the clean-up and the baseline's files in one transaction; then rewrites the history with the
+ * pinned Supabase CLI (the password in PGPASSWORD). Safe to run again.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -35,14 +36,14 @@ async function stateOf(db: pg.Client) {
 }
 
 /** The clean-up and every baseline file, in one transaction. */
-export async function moveToBaseline(db: pg.Client): Promise<void> {
+export async function moveToBaseline(db: pg.Client) {
   const files = [CLEAN_UP, ...BASELINE_FILES.map(migrationPath)];
   await inTransaction(db, async () => {
     for (const file of files) await db.query(longQuery(readFileSync(file, 'utf8')));
   });
 }
 
-async function repairHistory(history: string[]): Promise<void> {
+async function repairHistory(history: string[]) {
   const folder = mkdtempSync(join(tmpdir(), 'waitlist-baseline-'));
   try {
     const { url, env } = cliTarget(folder);
@@ -56,7 +57,7 @@ async function repairHistory(history: string[]): Promise<void> {
   }
 }
 
-export function baselineCommand(): Command {
+export function baselineCommand() {
   return new Command('baseline')
     .description('Move a database on the migrations of 2026-11-26 onto the baseline; keeps every signup.')
     .option('-y, --yes', 'do not ask (for scripts)')
@@ -64,17 +65,19 @@ export function baselineCommand(): Command {
       const state = await withDatabase(stateOf);
       if (state.ratchetSealed) {
         throw new UsageError(
-          `${plural(state.ratchetSealed, 'signup')} sealed by the hash ratchet, which the baseline no longer has: move ` +
-            'them to hour keys first (`npm run waitlist -- keys upgrade` in a clone of commit a854308), then run this again.',
+          `${plural(state.ratchetSealed, 'signup')} sealed by the hash ratchet, which the baseline no longer has: ` +
+            'move them to hour keys first (`npm run waitlist -- keys upgrade` in a clone of commit a854308), ' +
+            'then run this again.',
         );
       }
       if (!state.chain && !state.baseline) throw new UsageError('This database has no waiting list to move.');
       const missing = state.chain && state.history ? CHAIN_2026_11_26.filter((v) => !state.history!.includes(v)) : [];
-      if (missing.length)
+      if (missing.length) {
         throw new UsageError(
           `The history lacks ${plural(missing.length, 'migration')} of the old chain (${missing.join(', ')}): push ` +
             'the whole chain first, from a clone of commit a854308, then run this again.',
         );
+      }
       // The history is wrong while it lists a version of the chain, or lacks one of the baseline.
       const history = state.history;
       const historyWrong =
@@ -89,7 +92,8 @@ export function baselineCommand(): Command {
       if (state.chain) await withDatabase(moveToBaseline, { longQueries: true });
       if (history) await repairHistory(history);
       say(
-        'Done: the database is on the baseline. Next, the files after it: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL".',
+        'Done: the database is on the baseline. Next, the files after it: ' +
+          'npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL".',
       );
     });
 }

@@ -1,4 +1,7 @@
-/** `waitlist domain`: a DKIM key made once, the missing records printed, then checked as notify checks them. */
+/**
+ * The sending domain in one command: the DKIM key made once (new file, 0600), the missing DKIM, SPF, DMARC and MX
+ * records printed, then checked as notify checks them (../mail/sender-domain.ts).
+ */
 import { generateKeyPairSync } from 'node:crypto';
 import { existsSync } from 'node:fs';
 import { Command } from 'commander';
@@ -15,10 +18,16 @@ import { EXIT, out, say, UsageError, writeNewFile } from '../terminal/terminal.t
 
 type Options = { dkimKey: string; dkimSelector: string; spfInclude: string; dnsServer?: string };
 
-/** A TXT value as a zone file writes it: quoted strings of at most 255 characters, which receivers join (RFC 7208, 6376). */
-export const txtStrings = (value: string) => (value.match(/.{1,255}/g) ?? []).map((part) => `"${part}"`).join(' ');
+/**
+ * A TXT value as a zone file writes it: quoted strings of at most 255 characters, which receivers join (RFC 7208,
+ * 6376).
+ */
+const txtStrings = (value: string) => (value.match(/.{1,255}/g) ?? []).map((part) => `"${part}"`).join(' ');
 
-/** The records found missing or wrong, as they are to be published; an SPF record the check cannot write has its Fix line. */
+/**
+ * The records found missing or wrong, as they are to be published; an SPF record the check cannot write has its Fix
+ * line.
+ */
 function printRecords(domain: string, publicKey: string, selector: string, faults: DomainCheck[]) {
   const dkim = dkimRecord(publicKey);
   const records: Record<DomainCheck['record'], [string, string | undefined, string]> = {
@@ -35,7 +44,7 @@ function printRecords(domain: string, publicKey: string, selector: string, fault
   for (const block of blocks) out(block);
 }
 
-export function domainCommand(): Command {
+export function domainCommand() {
   return new Command('domain')
     .description('Make a DKIM key (first run), print the DKIM, SPF, DMARC and MX records to add, and check them.')
     .argument('<domain>', "the From address's domain, e.g. example.com")
@@ -44,8 +53,9 @@ export function domainCommand(): Command {
     .requiredOption('--spf-include <domain>', "your SMTP provider's SPF domain, as its docs name it (required)")
     .option('--dns-server <ip[:port]>', "resolve the domain with this server (default: the system's)", dnsServer)
     .action(async (domain: string, options: Options) => {
-      if (!/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain))
+      if (!/^([a-z0-9]([a-z0-9-]*[a-z0-9])?\.)+[a-z]{2,}$/i.test(domain)) {
         throw new UsageError(`Not a domain name: ${JSON.stringify(domain)} (the part of the From address after @).`);
+      }
       const file = options.dkimKey;
       const made = !existsSync(file);
       if (made) {
@@ -55,9 +65,10 @@ export function domainCommand(): Command {
       }
       const { privateKey } = dkimSigning(domain, options.dkimSelector, file) ?? {};
       if (!privateKey) throw new UsageError(`${file} is empty: name a new file for the DKIM key.`);
+      const key = made ? `Wrote a new DKIM key (RSA 2048) to ${file}, readable by you only` : `Using ${file}`;
       say(
-        `${made ? `Wrote a new DKIM key (RSA 2048) to ${file}, readable by you only` : `Using ${file}`}: notify signs ` +
-          `with it (--dkim-key ${file} --dkim-selector ${options.dkimSelector}); whoever holds it can sign as ${domain}.\n`,
+        `${key}: notify signs with it (--dkim-key ${file} --dkim-selector ${options.dkimSelector}); ` +
+          `whoever holds it can sign as ${domain}.\n`,
       );
       const signing = { selector: options.dkimSelector, privateKey };
       const result = await checkSenderDomain(domain, signing, options.dnsServer, options.spfInclude);

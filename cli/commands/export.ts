@@ -11,7 +11,6 @@ import { openerFor, wrappedKeys } from '../seal/open.ts';
 import { EXIT, say } from '../terminal/terminal.ts';
 
 type Options = { all?: boolean; for?: string; output?: string };
-type Exported = { leftOut: number; unreadable: number };
 
 /** Every signup with what opens it, the do-not-email list included (--all); else those that may be emailed. */
 const source = (all: boolean) =>
@@ -21,7 +20,7 @@ const source = (all: boolean) =>
     : 'private.mailable_signups';
 
 /** Streams the CSV into `to`; says how many signups it left out (the do-not-email list) and could not read. */
-async function exportTo(to: Writable, all: boolean, spreadsheet: boolean): Promise<Exported> {
+async function exportTo(to: Writable, all: boolean, spreadsheet: boolean) {
   return withDatabase(
     async (db) => {
       // Before anything is written: without the key, no address at all.
@@ -52,7 +51,7 @@ async function exportTo(to: Writable, all: boolean, spreadsheet: boolean): Promi
   );
 }
 
-export function exportCommand(): Command {
+export function exportCommand() {
   return new Command('export')
     .description(
       'Write the list as CSV (email,signed_up_at in UTC, oldest first), less the do-not-email list. A sealed list ' +
@@ -62,18 +61,20 @@ export function exportCommand(): Command {
     .addOption(
       new Option(
         '--for <reader>',
-        'spreadsheet: a UTF-8 byte-order mark, every cell quoted, and cells starting with = + - @ prefixed with a quote (OWASP)',
+        'spreadsheet: a UTF-8 byte-order mark, every cell quoted, ' +
+          'and cells starting with = + - @ prefixed with a quote (OWASP)',
       ).choices(['email-tool', 'spreadsheet']),
     )
     .option('-o, --output <file>', 'write to this file instead, whole or not at all (a failed export leaves it as is)')
     .action(async (options: Options) => {
-      const [all, spreadsheet] = [Boolean(options.all), options.for === 'spreadsheet'];
-      let done: Exported = { leftOut: 0, unreadable: 0 };
-      if (options.output)
-        await writeAtomically(options.output, async (file) => void (done = await exportTo(file, all, spreadsheet)));
-      else done = await exportTo(process.stdout, all, spreadsheet);
-      if (done.leftOut)
+      const all = Boolean(options.all);
+      const spreadsheet = options.for === 'spreadsheet';
+      const done = options.output
+        ? await writeAtomically(options.output, (file) => exportTo(file, all, spreadsheet))
+        : await exportTo(process.stdout, all, spreadsheet);
+      if (done.leftOut) {
         say(`Left out: ${done.leftOut} addresses on the do-not-email list (add --all to include them).`);
+      }
       if (done.unreadable) {
         say(`Left out: ${done.unreadable} signups that hold neither an address nor a seal (see waitlist count).`);
         process.exitCode = EXIT.failed;

@@ -6,7 +6,7 @@ import { confirm, wholeNumber, json, out, say, UsageError } from '../terminal/te
 type Options = { per10Minutes?: number; perDay?: number; json?: boolean; yes?: boolean };
 
 /** Columns padded to their widest cell, printed. */
-export function table(header: string[], rows: string[][]): void {
+export function table(header: string[], rows: string[][]) {
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
   const padded = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i]));
   for (const row of [header, ...rows]) out(padded(row).join('  ').trimEnd());
@@ -14,13 +14,16 @@ export function table(header: string[], rows: string[][]): void {
 
 /** What a new limit would do that nobody means by accident, in words; none: nothing to ask. */
 function surprises({ scope, per_10_minutes, per_day, applies_to }: Limit): string[] {
-  const refused = `every signup of scope ${scope} (${applies_to}) would be refused`;
-  if (per_10_minutes === 0 || per_day === 0) return [`With a limit of 0, ${refused}.`];
-  const below = `--per-day ${per_day} is below --per-10-minutes ${per_10_minutes}: the day's limit is reached first.`;
-  return per_day < per_10_minutes ? [below] : [];
+  if (per_10_minutes === 0 || per_day === 0) {
+    return [`With a limit of 0, every signup of scope ${scope} (${applies_to}) would be refused.`];
+  }
+  if (per_day < per_10_minutes) {
+    return [`--per-day ${per_day} is below --per-10-minutes ${per_10_minutes}: the day's limit is reached first.`];
+  }
+  return [];
 }
 
-async function change(scope: string, options: Options): Promise<void> {
+async function change(scope: string, options: Options) {
   await withDatabase(async (db) => {
     const all = await limits(db);
     const now = all.find((limit) => limit.scope === scope);
@@ -33,13 +36,14 @@ async function change(scope: string, options: Options): Promise<void> {
     };
     const warnings = surprises(next);
     for (const line of warnings) say(line);
-    if (warnings.length)
+    if (warnings.length) {
       await confirm(`Set ${scope} to ${next.per_10_minutes} per 10 minutes, ${next.per_day} per day?`, options.yes);
+    }
     await setLimit(db, next);
   });
 }
 
-export function limitsCommand(): Command {
+export function limitsCommand() {
   return new Command('limits')
     .description(
       "Show the abuse guard's limits (its allowed origins: origins list); with a SCOPE and an option, change one.",

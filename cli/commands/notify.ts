@@ -29,10 +29,13 @@ async function stored(options: Options): Promise<Stored | undefined> {
   const read = () => withDatabase((db) => storedLetter(db, options.campaign));
   if (!complete) return read();
   if (!(options.preview || options.to) || !process.env.DATABASE_URL) return undefined;
-  return read().catch(() => void say("Not compared with the campaign's recorded letter: the database did not answer."));
+  return read().catch(() => {
+    say("Not compared with the campaign's recorded letter: the database did not answer.");
+    return undefined;
+  });
 }
 
-export function notifyCommand(): Command {
+export function notifyCommand() {
   return new Command('notify')
     .description(
       'Email the launch message to every address on the list, exactly once per campaign across any number of ' +

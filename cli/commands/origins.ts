@@ -3,7 +3,7 @@ import { withDatabase } from '../connect/database.ts';
 import { addOrigin, allowedOrigins, originOf, removeOrigin, SHAPE } from '../list/guard.ts';
 import { json, out, say, UsageError } from '../terminal/terminal.ts';
 
-function print(origins: string[]): void {
+function print(origins: string[]) {
   if (origins.length) for (const origin of origins) out(origin);
   else say('No origin is listed: pages on every origin may sign up.');
 }
@@ -14,7 +14,7 @@ function changeOrigin(given: string, change: typeof addOrigin) {
   return withDatabase(async (db) => ({ origin, done: await change(db, origin), origins: await allowedOrigins(db) }));
 }
 
-export function originsCommand(): Command {
+export function originsCommand() {
   const command = new Command('origins')
     .exitOverride()
     .description('The origins whose pages may sign up: while none is listed, every origin; else those alone.');
@@ -43,8 +43,9 @@ export function originsCommand(): Command {
     .argument('<origin>')
     .action(async (given: string) => {
       const { origin, done: removed, origins } = await changeOrigin(given, removeOrigin);
-      if (!removed)
+      if (!removed) {
         throw new UsageError(`${origin} is not an allowed origin; they are: ${origins.join(', ') || 'none'}.`);
+      }
       say(`Removed ${origin}.${origins.length ? '' : ' None is left: a page on any origin may add signups again.'}`);
       print(origins);
     });

@@ -1,6 +1,8 @@
 /**
- * `waitlist setup`: from a Supabase and a Cloudflare token to a live page with a proven join; a failed step names its
- * cause and how to resume. No secret is printed, in argv or written anywhere but .env.local.
+ * `waitlist setup`: from a Supabase and a Cloudflare token to a live page with a proven join. Each step checks its
+ * state (`done`), else makes it so (`changed`); a failure stops, naming its cause and the command that resumes. Run
+ * again on any clone, it finds what the project keeps. No secret is printed, put on a command line or written anywhere
+ * but .env.local.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
@@ -43,10 +45,13 @@ async function project(given?: string): Promise<Project> {
 }
 
 /** DATABASE_URL: the session pooler's address, the password percent-encoded; unset if no password is given. */
-async function databaseUrl(ref: string, mayAsk: boolean): Promise<void> {
+async function databaseUrl(ref: string, mayAsk: boolean) {
   if (!process.env.DATABASE_URL) {
-    const question = 'The database password (Dashboard → Project Settings → Database), not shown as you type:';
-    const password = await secretFrom('SUPABASE_DB_PASSWORD', question, { mayAsk });
+    const password = await secretFrom(
+      'SUPABASE_DB_PASSWORD',
+      'The database password (Dashboard → Project Settings → Database), not shown as you type:',
+      { mayAsk },
+    );
     if (!password && mayAsk) throw new UsageError(`No database password: ${howToGive('SUPABASE_DB_PASSWORD')}.`);
     if (!password) return;
     const [pooler] = (await management(`/v1/projects/${ref}/config/database/pooler`)) as { db_host: string }[];
@@ -54,8 +59,9 @@ async function databaseUrl(ref: string, mayAsk: boolean): Promise<void> {
     process.env.DATABASE_URL = `postgresql://postgres.${ref}:${encoded}@${pooler.db_host}:5432/postgres`;
   }
   const { username: user, hostname } = new URL(process.env.DATABASE_URL);
-  if (/\.supabase\.(com|co)$/.test(hostname) && user !== `postgres.${ref}`)
+  if (/\.supabase\.(com|co)$/.test(hostname) && user !== `postgres.${ref}`) {
     throw new UsageError(`DATABASE_URL is another project's (user ${user}): remove it from .env.local or the shell.`);
+  }
   await withDatabase(async () => {}); // a wrong password stops here, before .env.local keeps it
 }
 
@@ -67,11 +73,15 @@ async function attachedDomain(name: string, dryRun?: boolean): Promise<string | 
   return custom && (isLoopback(new URL(`http://${custom}`).hostname) ? `http://${custom}` : custom);
 }
 
-async function run(options: Options): Promise<void> {
+async function run(options: Options) {
   const mayAsk = !options.dryRun;
-  const question = 'A Supabase personal access token (Dashboard → Account → Access Tokens), not shown as you type:';
-  if (!(await secretFrom('SUPABASE_ACCESS_TOKEN', question)))
+  const token = await secretFrom(
+    'SUPABASE_ACCESS_TOKEN',
+    'A Supabase personal access token (Dashboard → Account → Access Tokens), not shown as you type:',
+  );
+  if (!token) {
     throw new UsageError(`No Supabase access token: ${howToGive('SUPABASE_ACCESS_TOKEN')}.`);
+  }
   const { ref, name } = await project(options.projectRef);
   // Which project, said and confirmed before anything changes (a wrong ref would change another project).
   await confirm(`Set up the Supabase project "${name}" (${ref})?`, options.yes || options.dryRun, 'Nothing changed.');
@@ -97,21 +107,26 @@ async function run(options: Options): Promise<void> {
         const cause = (error as Error).message.trim().replaceAll('\n', '\n  ');
         say(options.dryRun ? `unknown  ${label}\n  cannot check it: ${cause}` : `failed   ${label}\n  ${cause}`);
         if (options.dryRun) continue;
-        const again = `Step ${index + 1} failed. Once its cause is fixed, resume with (safe to run again):\n  ${resume}`;
-        throw new Error(again, { cause: error });
+        throw new Error(
+          `Step ${index + 1} failed. Once its cause is fixed, resume with (safe to run again):\n  ${resume}`,
+          { cause: error },
+        );
       }
     }
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
-  if (options.dryRun) return void say('Dry run: nothing was changed.');
+  if (options.dryRun) {
+    say('Dry run: nothing was changed.');
+    return;
+  }
   say('Proving a join: health signs up for real (rolled back) and fetches the live page.');
   process.exitCode = await proveJoin();
   whatToKeep(options.keyFile);
   githubSettings(process.env);
 }
 
-export function setupCommand(): Command {
+export function setupCommand() {
   return new Command('setup')
     .description('From a Supabase and a Cloudflare token to a live page with a proven join; safe to rerun anywhere.')
     .option(

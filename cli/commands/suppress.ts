@@ -7,7 +7,7 @@ import { json, out, readText, requireYesOffTerminal, UsageError } from '../termi
 
 type Options = { file?: string; reason: string; repairBounces?: boolean; yes?: boolean; json?: boolean };
 
-export function suppressCommand(): Command {
+export function suppressCommand() {
   return new Command('suppress')
     .description('Put addresses on the do-not-email list without erasing them: never exported or emailed again.')
     .argument('[address...]', 'addresses to suppress (one starting with - goes after --)')
@@ -31,19 +31,24 @@ export function suppressCommand(): Command {
       if (options.repairBounces) {
         requireYesOffTerminal(options.yes);
         const taken = await withDatabase((db) => repairBounces(db, options.yes));
-        return void (options.json ? json({ takenBack: taken }) : undefined);
+        if (options.json) json({ takenBack: taken });
+        return;
       }
       const typed = given.map(typedAddress);
       const shown = given.filter((_, i) => !typed[i]).map((a) => JSON.stringify(a));
       if (shown.length) throw new UsageError(`Not addresses (options go before "--"): ${shown.join(', ')}`);
       const inFile = options.file ? addressesInFile(readText(options.file, '--file')) : undefined;
       const addresses = [...(typed as string[]), ...(inFile?.addresses ?? [])];
-      if (!addresses.length && !inFile?.outsideTheRule)
+      if (!addresses.length && !inFile?.outsideTheRule) {
         throw new UsageError('Name at least one address, or a --file that has one.');
+      }
       const counts = await withDatabase((db) => suppress(db, addresses, options.reason));
       // An address the list's rule refuses cannot have signed up: counted as not on the list.
       const summary = { ...counts, notOnTheList: counts.notOnTheList + (inFile?.outsideTheRule ?? 0) };
-      if (options.json) return void json(summary);
+      if (options.json) {
+        json(summary);
+        return;
+      }
       out(
         `${summary.onTheList} on the waiting list, now suppressed; ${summary.alreadySuppressed} already suppressed; ` +
           `${summary.notOnTheList} not on the list.`,

@@ -8,7 +8,7 @@ export const limits = async (db: Queryable) =>
   (await db.query<Limit>('select * from private.signup_limits order by scope')).rows;
 
 const SET_LIMIT = 'update private.signup_limits set per_10_minutes = $2, per_day = $3 where scope = $1';
-export async function setLimit(db: Queryable, { scope, per_10_minutes, per_day }: Limit): Promise<void> {
+export async function setLimit(db: Queryable, { scope, per_10_minutes, per_day }: Limit) {
   await db.query(SET_LIMIT, [scope, per_10_minutes, per_day]);
 }
 

@@ -3,7 +3,7 @@ import { type Queryable } from '../connect/queries.ts';
 import { longQuery } from '../connect/database.ts';
 import { UsageError } from '../terminal/terminal.ts';
 
-export type Day = { day: string; signups: number };
+type Day = { day: string; signups: number };
 
 export async function countSignups(db: Queryable): Promise<{ addresses: number; mayEmail: number }> {
   const { rows } = await db.query(
@@ -27,13 +27,19 @@ export async function signupsPerDay(db: Queryable): Promise<Day[]> {
   return rows;
 }
 
-/** Hashes and seals, as the hourly job does, signups stored with the triggers off (a restore); how many. */
+/**
+ * Hashes and seals the signups stored without an address row (added with the triggers off, as by a data-only restore),
+ * as the hourly job does; returns how many. Every hash lookup misses them until then.
+ */
 export async function sealPending(db: Queryable): Promise<number> {
   const { rows } = await db.query<{ changed: number }>(longQuery('select private.seal_pending() as changed'));
   return rows[0].changed;
 }
 
-/** sealPending, then a refusal naming (by id, never by address) the signups it could not hash: another holds their address. */
+/**
+ * sealPending, then a refusal naming (by id, never by address) the signups it could not hash: another holds their
+ * address.
+ */
 export async function keySignups(db: Queryable): Promise<number> {
   const changed = await sealPending(db);
   const { rows: duplicates } = await db.query<{ id: string }>(

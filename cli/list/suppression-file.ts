@@ -1,6 +1,7 @@
 /**
- * An email tool's unsubscribe, bounce or complaint export, read right or refused: its delimiter from the first line,
- * its address column by name, each cell (`Name <address>` too) held to the list's rule. No message quotes a line.
+ * An email tool's unsubscribe, bounce or complaint export, read right or refused: its delimiter (tab, comma or
+ * semicolon) from the first line, its address column by name, each cell an address (`Name <address>` read by an RFC
+ * 5322 parser) held to the list's own rule. No message quotes a line.
  */
 import { parse } from 'csv-parse/sync';
 import emailAddresses from 'email-addresses';
@@ -47,7 +48,7 @@ function csvRows(body: string, delimiter: string) {
   }
 }
 
-export type SuppressionFile = { addresses: string[]; outsideTheRule: number };
+type SuppressionFile = { addresses: string[]; outsideTheRule: number };
 
 export function addressesInFile(text: string): SuppressionFile {
   const body = text.replace(/^\uFEFF/, '');
@@ -60,8 +61,9 @@ export function addressesInFile(text: string): SuppressionFile {
         .map((line, index) => ({ cells: [line], line: index + 1 }))
         .filter(({ cells }) => cells[0].trim());
   const column = rows[0]?.cells.findIndex(isColumn) ?? -1;
-  if (delimiter && column < 0)
+  if (delimiter && column < 0) {
     throw new UsageError(`No ${COLUMNS.join('/')} column in the file’s first line: nothing was suppressed.`);
+  }
   const found: SuppressionFile = { addresses: [], outsideTheRule: 0 };
   const junk: number[] = [];
   for (const { cells, line } of column >= 0 ? rows.slice(1) : rows) {

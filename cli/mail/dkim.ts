@@ -2,6 +2,7 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { readText, UsageError } from '../terminal/terminal.ts';
 
+/** The headers a receiver judges the message by, the one-click pair among them (RFC 8058). */
 const SIGNED_HEADERS =
   'From:To:Reply-To:Subject:Date:Message-ID:MIME-Version:Content-Type:List-Unsubscribe:List-Unsubscribe-Post';
 

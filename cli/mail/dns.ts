@@ -11,11 +11,13 @@ export type Lookup = { servers: string; txt: Query; mx: Query; addresses: Query;
 /** commander's parser for --dns-server: `127.0.0.1`, `127.0.0.1:5353` or `[::1]:5353`. */
 export function dnsServer(value: string): string {
   const bare = value.replace(/^\[(.*)\](?::\d+)?$/, '$1').replace(/^([^:]+):\d+$/, '$1');
-  if (!isIP(bare))
+  if (!isIP(bare)) {
     throw new InvalidArgumentError(`not an IP address (with an optional :port): ${JSON.stringify(value)}`);
+  }
   return value;
 }
 
+/** No such name or no such record: the record is missing. Anything else: the lookup failed. */
 const ABSENT = new Set(['ENOTFOUND', 'ENODATA']);
 
 export function lookup(server: string | undefined, timeout: number): Lookup {

@@ -5,7 +5,7 @@
  * to send). `temporary`: 4xx or no connection (tried again). `uncertain`: lost mid-message. `fatal`: the
  * server cannot be used.
  */
-export type Refusal = 'temporary' | 'bounced' | 'refused' | 'uncertain' | 'fatal';
+type Refusal = 'temporary' | 'bounced' | 'refused' | 'uncertain' | 'fatal';
 type SmtpError = Partial<Record<'code' | 'originalCode' | 'timeoutType' | 'response' | 'command', string>> & {
   responseCode?: number;
 };
@@ -16,9 +16,13 @@ type SmtpError = Partial<Record<'code' | 'originalCode' | 'timeoutType' | 'respo
  */
 const MAILBOX = new Set(['1.1', '1.2', '1.3', '1.6', '1.10', '2.1']);
 
+/** nodemailer's codes for a server that cannot be used: the login, TLS, the server's own name. */
+const UNUSABLE = ['EAUTH', 'ETLS', 'EDNS', 'EREQUIRETLS'];
 /** The connection failed before any message could reach the server: trying again sends nothing twice. */
 const NOT_CONNECTED = ['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN'];
 const BEFORE_ANY_MESSAGE = ['CONNECT_TIMEOUT', 'GREETING_TIMEOUT', 'UPGRADE_TIMEOUT'];
+/** Lost with the message under way: the server may hold it. */
+const MID_MESSAGE = ['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EPROTOCOL'];
 
 /** "550 5.7.26" from a reply or a journal detail; the enhanced part undefined when absent. */
 export function codes(text: string): { reply: number; enhanced?: string } | undefined {
@@ -41,16 +45,23 @@ const badAddress = (text: string, command?: string) =>
   command === 'RCPT TO' && codes(text)?.reply === 501 && !codes(text)?.enhanced;
 
 export function refusal(error: unknown): Refusal {
-  const { code, originalCode, responseCode, timeoutType, response, command } = (error ?? {}) as SmtpError;
-  if (code === 'EAUTH' || code === 'ETLS' || code === 'EDNS' || code === 'EREQUIRETLS') return 'fatal';
-  if (responseCode && responseCode >= 500) {
-    const said = response ?? '';
-    return badAddress(said, command) || (command !== 'MAIL FROM' && aboutTheMailbox(said)) ? 'bounced' : 'refused';
+  const {
+    code = '',
+    originalCode = '',
+    responseCode = 0,
+    timeoutType = '',
+    response = '',
+    command,
+  } = (error ?? {}) as SmtpError;
+  if (UNUSABLE.includes(code)) return 'fatal';
+  if (responseCode >= 500) {
+    return badAddress(response, command) || (command !== 'MAIL FROM' && aboutTheMailbox(response))
+      ? 'bounced'
+      : 'refused';
   }
-  if (responseCode && responseCode >= 400) return 'temporary';
-  if (NOT_CONNECTED.includes(originalCode ?? '') || BEFORE_ANY_MESSAGE.includes(timeoutType ?? '')) return 'temporary';
-  if (code === 'ECONNECTION' || code === 'ETIMEDOUT' || code === 'ESOCKET' || code === 'EPROTOCOL') return 'uncertain';
-  return 'fatal';
+  if (responseCode >= 400) return 'temporary';
+  if (NOT_CONNECTED.includes(originalCode) || BEFORE_ANY_MESSAGE.includes(timeoutType)) return 'temporary';
+  return MID_MESSAGE.includes(code) ? 'uncertain' : 'fatal';
 }
 
 /** The owner's words for a permanent refusal that is not the recipient's, by the enhanced code's subject. */
@@ -58,8 +69,12 @@ export function cause(error: unknown): string {
   const said = reply(error);
   const enhanced = codes(said)?.enhanced;
   const subject = enhanced?.split('.')[1];
-  if (subject === '7')
-    return `the provider refuses the sender: ${said}; fix SPF/DKIM/DMARC with \`waitlist domain\`, or ask the provider why`;
+  if (subject === '7') {
+    return (
+      `the provider refuses the sender: ${said}; ` +
+      'fix SPF/DKIM/DMARC with `waitlist domain`, or ask the provider why'
+    );
+  }
   if (subject === '3' || subject === '6') return `the provider refuses the message itself (size or content): ${said}`;
   if (subject === '4') return `the provider cannot route the message: ${said}`;
   if (subject === '5') return `the provider refuses the conversation (protocol): ${said}`;

@@ -15,7 +15,7 @@ export type SenderDomain = { domain: string; servers: string; checks: DomainChec
 export type Signing = { selector?: string; privateKey?: string };
 
 /** The records to publish, as the fixes name them and `waitlist domain` prints them. */
-export const spfRecord = (include: string, existing = 'v=spf1 ~all') =>
+const spfRecord = (include: string, existing = 'v=spf1 ~all') =>
   existing.replace(/^v=spf1/i, `v=spf1 include:${include}`);
 export const dmarcRecord = (domain: string) => `v=DMARC1; p=none; rua=mailto:dmarc@${domain}`;
 export const dkimRecord = (publicKey: string) => `v=DKIM1; k=rsa; p=${publicKey}`;
@@ -44,18 +44,35 @@ const authorises = (record: string, include: string) =>
 async function spf(dns: Lookup, domain: string, include?: string): Promise<DomainCheck> {
   const found = await dns.txt(domain);
   const records = found === 'none' ? [] : found.filter((r) => /^v=spf1(\s|$)/i.test(r));
-  const add = include
-    ? `Add a TXT record at ${domain}: "${spfRecord(include)}".`
-    : `Add a TXT record at ${domain} that includes your SMTP provider's SPF domain (\`waitlist domain --spf-include\` prints it).`;
-  if (!records.length) return fault('SPF', `No SPF record at ${domain}.`, add, include && spfRecord(include));
-  const many = `${records.length} SPF records at ${domain}: receivers treat that as an error.`;
-  if (records.length > 1) return fault('SPF', many, 'Merge them into one TXT record.');
-  const anyone = `The SPF record at ${domain} ends in "+all": it lets anyone send as ${domain}.`;
-  if (/\s[+]?all\b/i.test(records[0])) return fault('SPF', anyone, 'End it with ~all or -all.');
+  if (!records.length) {
+    const add = include
+      ? `Add a TXT record at ${domain}: "${spfRecord(include)}".`
+      : `Add a TXT record at ${domain} that includes your SMTP provider's SPF domain ` +
+        '(`waitlist domain --spf-include` prints it).';
+    return fault('SPF', `No SPF record at ${domain}.`, add, include && spfRecord(include));
+  }
+  if (records.length > 1) {
+    return fault(
+      'SPF',
+      `${records.length} SPF records at ${domain}: receivers treat that as an error.`,
+      'Merge them into one TXT record.',
+    );
+  }
+  if (/\s[+]?all\b/i.test(records[0])) {
+    return fault(
+      'SPF',
+      `The SPF record at ${domain} ends in "+all": it lets anyone send as ${domain}.`,
+      'End it with ~all or -all.',
+    );
+  }
   if (include && !authorises(records[0], include)) {
     const merged = spfRecord(include, records[0]);
-    const without = `The SPF record at ${domain} does not include ${include}: ${records[0]}`;
-    return fault('SPF', without, `Replace it with "${merged}".`, merged);
+    return fault(
+      'SPF',
+      `The SPF record at ${domain} does not include ${include}: ${records[0]}`,
+      `Replace it with "${merged}".`,
+      merged,
+    );
   }
   return ok('SPF', `${domain}: ${records[0]}`);
 }
@@ -67,9 +84,13 @@ async function dmarc(dns: Lookup, domain: string, signing: Signing): Promise<Dom
     const record = found === 'none' ? undefined : found.find((r) => /^v=DMARC1\s*(;|$)/i.test(r));
     if (!record) continue;
     const tag = tags(record);
-    const invalid = `The DMARC record at _dmarc.${at} has no valid p= policy.`;
-    if (!['none', 'quarantine', 'reject'].includes(tag.get('p')?.toLowerCase() ?? ''))
-      return fault('DMARC', invalid, 'Give it p=none (or quarantine, reject).');
+    if (!['none', 'quarantine', 'reject'].includes(tag.get('p')?.toLowerCase() ?? '')) {
+      return fault(
+        'DMARC',
+        `The DMARC record at _dmarc.${at} has no valid p= policy.`,
+        'Give it p=none (or quarantine, reject).',
+      );
+    }
     // notify's envelope sender is the From address (SPF aligned) and it signs as d=<From domain> (DKIM aligned).
     if (at !== domain && (tag.get('aspf') === 's' || tag.get('adkim') === 's')) {
       const strict =
@@ -85,9 +106,13 @@ async function dmarc(dns: Lookup, domain: string, signing: Signing): Promise<Dom
 }
 
 async function dkim(dns: Lookup, domain: string, signing: Signing): Promise<DomainCheck> {
-  const how =
-    'Sign with --dkim-key and --dkim-selector, or name the selector your provider signs with (--dkim-selector).';
-  if (!signing.selector) return fault('DKIM', 'No DKIM selector given: nothing to check.', how);
+  if (!signing.selector) {
+    return fault(
+      'DKIM',
+      'No DKIM selector given: nothing to check.',
+      'Sign with --dkim-key and --dkim-selector, or name the selector your provider signs with (--dkim-selector).',
+    );
+  }
   const name = `${signing.selector}._domainkey.${domain}`;
   const found = await dns.txt(name);
   const record = found === 'none' ? undefined : found.find((r) => tags(r).has('p'));
@@ -96,17 +121,26 @@ async function dkim(dns: Lookup, domain: string, signing: Signing): Promise<Doma
   if (!record) return fault('DKIM', `No DKIM key at ${name}.`, `Add a TXT record at ${name}: ${publish}.`);
   const published = (tags(record).get('p') ?? '').replace(/\s+/g, '');
   if (!published) return fault('DKIM', `The DKIM key at ${name} is revoked (empty p=).`, `Publish ${publish}.`);
-  const notOurs = `The key at ${name} is not the public half of the DKIM key given.`;
-  if (publicKey && published !== publicKey) return fault('DKIM', notOurs, `Replace it with ${publish}.`);
+  if (publicKey && published !== publicKey) {
+    return fault(
+      'DKIM',
+      `The key at ${name} is not the public half of the DKIM key given.`,
+      `Replace it with ${publish}.`,
+    );
+  }
   const which = publicKey ? 'the public half of the signing key' : 'a key is published (the provider signs)';
   return ok('DKIM', `${name}: ${which}.`);
 }
 
 async function mx(dns: Lookup, domain: string): Promise<DomainCheck> {
   const found = await dns.mx(domain);
-  const nowhere = `No MX record at ${domain}: replies, bounces and "unsubscribe" replies to ${domain} have nowhere to go.`;
-  const add = `Add the MX records of the mailbox that receives ${domain}'s mail.`;
-  if (found === 'none' || !found.length) return fault('MX', nowhere, add);
+  if (found === 'none' || !found.length) {
+    return fault(
+      'MX',
+      `No MX record at ${domain}: replies, bounces and "unsubscribe" replies to ${domain} have nowhere to go.`,
+      `Add the MX records of the mailbox that receives ${domain}'s mail.`,
+    );
+  }
   return ok('MX', `${domain}: ${found.join(', ')}`);
 }
 
@@ -131,7 +165,7 @@ export async function checkSenderDomain(domain: string, signing: Signing, dnsSer
   }
 }
 
-export function printSenderDomain(result: SenderDomain): void {
+export function printSenderDomain(result: SenderDomain) {
   say(`Sender domain ${result.domain} (DNS resolver ${result.servers}):`);
   for (const check of result.checks) {
     say(`  ${check.ok ? 'ok     ' : 'MISSING'} ${check.record}: ${check.says}`);

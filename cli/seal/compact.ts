@@ -1,4 +1,7 @@
-/** What follows sealing, and `keys compact`, which redoes it: no old row version or sample keeps an address. */
+/**
+ * What follows sealing (`keys init`), and `keys compact`, which does it again (safely, as often as needed): every
+ * address sealed, no old row version or column sample keeps one; what is left, said.
+ */
 import type pg from 'pg';
 import { say } from '../terminal/terminal.ts';
 import { FORGET_BY_HAND, forgetAddressSamples } from './statistics.ts';
@@ -18,11 +21,12 @@ export async function compact(db: pg.Client): Promise<boolean> {
     .then(() => true)
     .catch((error: { code?: string }) => (error.code === '55P03' ? false : Promise.reject(error)))
     .finally(() => db.query('reset lock_timeout'));
-  if (!compacted)
+  if (!compacted) {
     say(`The list was busy: its old row versions are still on disk. At a quiet moment, run
   ${COMPACT_LATER}
 or, in the SQL editor:
   vacuum (full, analyze) ${LIST_TABLES};`);
+  }
   const { resampled, rewritten, databaseOwner } = await forgetAddressSamples(db);
   if (!resampled || !rewritten) {
     say("PostgreSQL's column statistics (pg_statistic) may still hold addresses sampled before the list was sealed.");

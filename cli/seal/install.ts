@@ -1,5 +1,8 @@
-/** `keys init`: the public key goes in once the saved private key opened a test wrap; the stored rows sealed then. */
-import { createHash, timingSafeEqual } from 'node:crypto';
+/**
+ * `keys init`: the owner's public key goes in only once the private key, as saved, opened a test key the database
+ * wrapped to it; in the same transaction the stored rows are sealed in Node.
+ */
+import { hash, timingSafeEqual } from 'node:crypto';
 import type pg from 'pg';
 import { longQuery } from '../connect/database.ts';
 import { keySignups, sealPending } from '../list/signups.ts';
@@ -8,8 +11,11 @@ import { UsageError } from '../terminal/terminal.ts';
 import { type OwnerKey, unwrap } from './owner-key.ts';
 import { sealStoredInNode } from './seal-in-node.ts';
 
-/** The test: a random key wrapped by pgcrypto to `publicKey`, opened with `saved`. Throws a UsageError if it does not open. */
-export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerKey): Promise<void> {
+/**
+ * The test: a random key wrapped by pgcrypto to `publicKey`, opened with `saved`. Throws a UsageError if it does not
+ * open.
+ */
+async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerKey) {
   const { rows } = await db.query<{ wrapped: Buffer; digest: Buffer }>(
     `select extensions.pgp_pub_encrypt_bytea(t, $1) as wrapped, sha256(t) as digest
      from (select extensions.gen_random_bytes(32) as t) test`,
@@ -18,8 +24,9 @@ export async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerK
   const opened = await unwrap(saved, rows[0].wrapped).catch((error: Error) => {
     throw new UsageError(`The saved private key does not open what the database wraps: ${error.message}`);
   });
-  const wrongly = 'The saved private key opened the test key wrongly: nothing was installed.';
-  if (!timingSafeEqual(createHash('sha256').update(opened).digest(), rows[0].digest)) throw new UsageError(wrongly);
+  if (!timingSafeEqual(hash('sha256', opened, 'buffer'), rows[0].digest)) {
+    throw new UsageError('The saved private key opened the test key wrongly: nothing was installed.');
+  }
 }
 
 /** Installs the public key and seals every stored address in one transaction; returns how many. */

@@ -1,12 +1,15 @@
-/** Opening seals, on the owner's machine only: the tag checked first (timingSafeEqual), then deciphered. */
+/**
+ * Opening seals, on the owner's machine only: createHmac and timingSafeEqual check the tag first, then
+ * createDecipheriv; each hour key unwrapped with the owner's private key (checked against the installed one).
+ */
 import { createDecipheriv, createHmac, createSecretKey, timingSafeEqual, type KeyObject } from 'node:crypto';
 import type { Queryable } from '../connect/queries.ts';
 import { splitHourKey, splitSeal, tagInput } from '../../contracts/seal-format.ts';
 import { matches, type OwnerKey, ownerKey, unwrap } from './owner-key.ts';
 import { UsageError } from '../terminal/terminal.ts';
 
-export type SealedRow = { id: bigint; hourKeyId: bigint; seal: Buffer };
-export type WrappedKey = { id: bigint; wrapped: Buffer };
+type SealedRow = { id: bigint; hourKeyId: bigint; seal: Buffer };
+type WrappedKey = { id: bigint; wrapped: Buffer };
 
 /** The hour keys of `ids` (or every one) wrapped to `holder`. */
 export async function wrappedKeys(db: Queryable, holder: string, ids?: bigint[]): Promise<WrappedKey[]> {
@@ -18,7 +21,7 @@ export async function wrappedKeys(db: Queryable, holder: string, ids?: bigint[])
   return rows.map((row) => ({ id: BigInt(row.id), wrapped: row.wrapped }));
 }
 
-export class SealBroken extends Error {}
+class SealBroken extends Error {}
 
 type Keys = { encryption: KeyObject; authentication: KeyObject };
 
@@ -31,7 +34,7 @@ function keysOf(key: Buffer): Keys {
 const broken = (row: SealedRow, why: string) => new SealBroken(`Signup ${row.id} cannot be opened: ${why}.`);
 
 /** The address of one row as UTF-8 under its hour key's `keys`; throws SealBroken for a row that does not verify. */
-export function openSeal(keys: Keys, row: SealedRow, ids = new DataView(new ArrayBuffer(16))): Buffer {
+function openSeal(keys: Keys, row: SealedRow, ids = new DataView(new ArrayBuffer(16))): Buffer {
   const parts = splitSeal(row.seal);
   if (!parts) throw broken(row, 'it has the wrong length');
   const [idBytes, signed] = tagInput(row.hourKeyId, row.id, parts.signed, ids);
@@ -62,14 +65,14 @@ export class Opener {
   }
 
   /** Unwraps `keys`, those not unwrapped yet, several at once. */
-  async unwrapAll(keys: WrappedKey[]): Promise<void> {
+  async unwrapAll(keys: WrappedKey[]) {
     const todo = keys.filter((key) => !this.hourKeys.has(key.id));
     for (let i = 0; i < todo.length; i += UNWRAP_AT_ONCE) {
       await Promise.all(todo.slice(i, i + UNWRAP_AT_ONCE).map((key) => this.unwrapOne(key)));
     }
   }
 
-  private async unwrapOne({ id, wrapped }: WrappedKey): Promise<void> {
+  private async unwrapOne({ id, wrapped }: WrappedKey) {
     const key = await unwrap(this.owner, wrapped).catch((error: Error) => {
       throw new SealBroken(`Hour key ${id} cannot be unwrapped with this owner key: ${error.message}`);
     });
@@ -82,7 +85,9 @@ export class Opener {
     }
   }
 
-  /** The address of one row as UTF-8, its hour key unwrapped already; throws SealBroken for a row that does not verify. */
+  /**
+   * The address of one row as UTF-8, its hour key unwrapped already; throws SealBroken for a row that does not verify.
+   */
   openOne(row: SealedRow): Buffer {
     const keys = this.hourKeys.get(row.hourKeyId);
     if (!keys) throw broken(row, `its hour key ${row.hourKeyId} is not wrapped to key ${this.holder.keyId}`);
@@ -100,7 +105,10 @@ export class Opener {
 export const notWrappedTo = (holder: string) =>
   `not exists (select from private.wrapped_hour_keys w where w.hour_key_id = k.id and w.holder_id = ${holder})`;
 
-/** A key holder: its row, the key id of its encryption key (pgcrypto's pgp_key_id), its primary key's fingerprint (once recorded), its public half. */
+/**
+ * A key holder: its row, the key id of its encryption key (pgcrypto's pgp_key_id), its primary key's fingerprint (once
+ * recorded), its public half.
+ */
 export type Holder = {
   id: string;
   keyId: string;
@@ -136,8 +144,9 @@ export type StoredAddress = { id: string; email: string | null; hour_key_id: str
 /** The address, opened if sealed (one row: notify's claims; export opens in bulk). */
 export async function addressOf(db: Queryable, row: StoredAddress, opener: Opener | null): Promise<string> {
   if (row.email !== null) return row.email;
-  if (row.seal === null || row.hour_key_id === null)
+  if (row.seal === null || row.hour_key_id === null) {
     throw new SealBroken(`Signup ${row.id} holds neither an address nor a seal.`);
+  }
   if (!opener) throw new SealBroken(`Signup ${row.id} is sealed, but no owner key is installed.`);
   return opener.open(db, { id: BigInt(row.id), hourKeyId: BigInt(row.hour_key_id), seal: row.seal });
 }

@@ -1,4 +1,7 @@
-/** A holder's owner key: an OpenPGP RSA pair (pgcrypto wraps to RSA or Elgamal only), passphrase-protected. */
+/**
+ * A holder's owner key, an OpenPGP RSA key pair (pgcrypto wraps to RSA or Elgamal only): the public half in
+ * private.key_holders, the private half with the holder, protected by a passphrase.
+ */
 import type { PrivateKey } from 'openpgp';
 import { outputOf } from '../terminal/secret.ts';
 import { ask, askLines, interactive, readText, UsageError } from '../terminal/terminal.ts';
@@ -6,8 +9,8 @@ import { ask, askLines, interactive, readText, UsageError } from '../terminal/te
 /** Loaded when a key is used: a list not sealed is exported without it. */
 const openpgp = () => import('openpgp');
 
-export const OWNER_KEY_FILE = 'WAITLIST_OWNER_KEY_FILE';
-export const OWNER_KEY_COMMAND = 'WAITLIST_OWNER_KEY_COMMAND';
+const OWNER_KEY_FILE = 'WAITLIST_OWNER_KEY_FILE';
+const OWNER_KEY_COMMAND = 'WAITLIST_OWNER_KEY_COMMAND';
 export const PASSPHRASE = 'WAITLIST_OWNER_KEY_PASSPHRASE';
 export const PASSPHRASE_COMMAND = 'WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND';
 /** 3072-bit RSA: about 128-bit security (NIST SP 800-57); unwrapping one hour's key takes ~25 ms. */
@@ -76,7 +79,10 @@ export async function parseOwnerKey(text: string, where: string, known?: string)
   });
 }
 
-/** A holder's private key: `file`, else the environment's file or command, else asked on a terminal. */
+/**
+ * A holder's private key: `file`, else the file or command the environment names, else asked on a terminal (a path, or
+ * the key itself pasted; neither is shown).
+ */
 export async function ownerKey(purpose: string, file = process.env[OWNER_KEY_FILE]): Promise<OwnerKey> {
   const fromFile = (path: string) => parseOwnerKey(readText(path, "owner's key"), `the file ${JSON.stringify(path)}`);
   if (file) return fromFile(file);
@@ -109,7 +115,10 @@ export async function matches(key: OwnerKey, publicKey: Buffer): Promise<boolean
   return installed.getFingerprint() === key.getFingerprint();
 }
 
-/** `key` wrapped to the binary public key, as pgp_pub_encrypt_bytea would: for a key the database must never hold in clear. */
+/**
+ * `key` wrapped to the binary public key, as pgp_pub_encrypt_bytea would: for a key the database must never hold in
+ * clear.
+ */
 export async function wrap(publicKey: Buffer, key: Buffer): Promise<Buffer> {
   const { createMessage, encrypt, readKey } = await openpgp();
   const encryptionKeys = await readKey({ binaryKey: publicKey });

@@ -1,4 +1,7 @@
-/** Seals the rows stored before `keys init` in Node, under an hour key never in clear in the database. */
+/**
+ * Sealing in Node, as private.seal_with does, the rows stored before `keys init`: under an hour key made and wrapped
+ * here, never in clear in the database, so a copy of that hour opens none of them.
+ */
 import { createCipheriv, createHmac, randomBytes } from 'node:crypto';
 import type pg from 'pg';
 import { HOUR_KEY_BYTES, IV_BYTES, splitHourKey, tagInput } from '../../contracts/seal-format.ts';
@@ -7,7 +10,7 @@ import { wrap } from './owner-key.ts';
 
 const BATCH = 5_000;
 
-export function sealInNode(hourKeyId: bigint, key: Buffer, id: bigint, address: string): Buffer {
+function sealInNode(hourKeyId: bigint, key: Buffer, id: bigint, address: string): Buffer {
   const { encryption, authentication } = splitHourKey(key);
   const iv = randomBytes(IV_BYTES);
   const cipher = createCipheriv('aes-256-cbc', encryption, iv);

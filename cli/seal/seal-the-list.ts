@@ -13,13 +13,13 @@ import { installOwnerKey } from './install.ts';
 import { holders } from './open.ts';
 import { newOwnerKeyPair, parseOwnerKey } from './owner-key.ts';
 
-function keptPrivately(keyFile: string): void {
+function keptPrivately(keyFile: string) {
   say(`Wrote your private key to ${keyFile} (readable by you only, protected by your passphrase); nothing else`);
   say('holds it. Move it into your password manager and onto offline storage, then delete that file.');
 }
 
 /** After a failure the key file goes only if the database, asked afresh, certainly does not hold its public half. */
-async function afterFailure(keyFile: string, publicKey: Buffer, installed: boolean): Promise<void> {
+async function afterFailure(keyFile: string, publicKey: Buffer, installed: boolean) {
   const asked = (db: pg.Client) =>
     inTransaction(db, async () => {
       // A SHARE lock waits for the install's transaction (its COMMIT's reply may be lost).
@@ -41,7 +41,7 @@ async function afterFailure(keyFile: string, publicKey: Buffer, installed: boole
 }
 
 /** Seals the list under a new owner key whose private half goes to `keyFile`, a new file. */
-export async function sealTheList(keyFile: string): Promise<void> {
+export async function sealTheList(keyFile: string) {
   await withDatabase(
     async (db) => {
       if ((await holders(db)).length) {

@@ -2,8 +2,7 @@
 import type { Queryable } from '../connect/queries.ts';
 import { plural } from '../findings/finding.ts';
 
-export type SealStatus = Record<'sealing' | 'stalled', boolean> &
-  Record<'plaintext' | 'unhashed' | 'unreadable', number>;
+type SealStatus = Record<'sealing' | 'stalled', boolean> & Record<'plaintext' | 'unhashed' | 'unreadable', number>;
 
 export async function sealStatus(db: Queryable): Promise<SealStatus> {
   const { rows } = await db.query<SealStatus>(
@@ -25,7 +24,8 @@ export function sealingFaults(s: SealStatus): string[] {
       "A past hour's key is still held in clear: the pg_cron job waitlist-seal-hour-keys, which empties " +
         "them each minute, is missing or failing, so a copy of the database opens that hour's signups.",
     s.plaintext &&
-      `${plural(s.plaintext, 'signup')} restored with the triggers off still in plaintext (count, export, erase and notify seal them).`,
+      `${plural(s.plaintext, 'signup')} restored with the triggers off still in plaintext ` +
+        '(count, export, erase and notify seal them).',
     s.unhashed && `${plural(s.unhashed, 'signup')} without an address hash, outside the duplicate check.`,
     s.unreadable && `${plural(s.unreadable, 'signup')} with neither an address nor a seal.`,
   ];

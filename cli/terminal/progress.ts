@@ -16,7 +16,8 @@ export function progress(label: string, total: number, every = 10_000): Progress
     const rate = () => Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
     return { advance: (by = 1) => bar.update((done += by), { rate: rate() }), stop: () => bar.stop() };
   }
-  let [done, reported] = [0, 0];
+  let done = 0;
+  let reported = 0;
   const advance = (by = 1) => {
     done += by;
     if (done - reported >= every) say(`${label}: ${(reported = done)} of ${total}`);

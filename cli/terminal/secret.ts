@@ -1,12 +1,16 @@
 /**
- * What setup asks for: from the environment, else `<NAME>_COMMAND` (a password manager's), else asked unseen on a
- * terminal; never an argument. Kept in this process's environment (child tools read it there), never in a file.
+ * What setup asks for: from the environment, else from `<NAME>_COMMAND` (a password manager's command that prints it),
+ * else asked unseen on a terminal; never an argument. Kept in this process's environment (the child tools and the
+ * closing health check read it there), never written to a file.
  */
 import { execFile } from 'node:child_process';
 import { promisify } from 'node:util';
 import { ask, interactive, UsageError } from './terminal.ts';
 
-/** What the command `variable` names prints on stdout, its last line break dropped; a failure named by the variable and exit status only. */
+/**
+ * What the command `variable` names prints on stdout, its last line break dropped; a failure named by the variable and
+ * exit status only.
+ */
 export async function outputOf(variable: string): Promise<string> {
   const failed = ({ code, signal }: { code?: number | string; signal?: string }) => {
     const how = signal ? `stopped by ${signal}` : typeof code === 'number' ? `exit status ${code}` : code;

@@ -1,4 +1,7 @@
-/** What every command shares about the terminal (clig.dev): data on stdout, the rest on stderr, exit codes. */
+/**
+ * What every command shares about the terminal (clig.dev): data on stdout, everything else on stderr, questions only
+ * when a person is there, exit codes that mean something.
+ */
 import { readFileSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { createInterface } from 'node:readline/promises';
@@ -31,7 +34,7 @@ export const json = (value: unknown) => out(JSON.stringify(value, null, 2));
 export const interactive = () => Boolean(process.stdin.isTTY && process.stderr.isTTY);
 
 /** Off a terminal nobody can answer: refuse before anything is done, unless `--yes` was given. */
-export function requireYesOffTerminal(yes?: boolean): void {
+export function requireYesOffTerminal(yes?: boolean) {
   if (!yes && !interactive()) throw new UsageError('Not on a terminal: add --yes to confirm.');
 }
 
@@ -64,7 +67,7 @@ export function askLines(question: string, last: (first: string, line: string) =
 }
 
 /** Asks on the terminal; without one, refuses unless `--yes` was given. Ctrl-C or anything but y: declined. */
-export async function confirm(question: string, yes?: boolean, declined = 'Nothing changed.'): Promise<void> {
+export async function confirm(question: string, yes?: boolean, declined = 'Nothing changed.') {
   if (yes) return;
   requireYesOffTerminal(yes);
   const answer = await ask(`${question} [y/N] `).catch(() => '');
@@ -80,11 +83,17 @@ export function readText(path: string, option: string): string {
   }
 }
 
-/** Writes `text` to a new file only its owner may read (`what`: the file's content, for the message); never over a file. */
-export async function writeNewFile(path: string, text: string, what: string): Promise<void> {
+/**
+ * Writes `text` to a new file only its owner may read (`what`: the file's content, for the message); never over a
+ * file.
+ */
+export async function writeNewFile(path: string, text: string, what: string) {
   await writeFile(path, text, { flag: 'wx', mode: 0o600 }).catch((error: NodeJS.ErrnoException) => {
-    const exists = `${path} exists already: name a new file for ${what} (nothing was changed).`;
-    throw new UsageError(error.code === 'EEXIST' ? exists : `Cannot write ${what} to ${path}: ${error.message}`);
+    throw new UsageError(
+      error.code === 'EEXIST'
+        ? `${path} exists already: name a new file for ${what} (nothing was changed).`
+        : `Cannot write ${what} to ${path}: ${error.message}`,
+    );
   });
 }
 

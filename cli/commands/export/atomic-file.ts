@@ -1,10 +1,13 @@
-/** A file whole or not at all: written beside its name, flushed, renamed; a failure or a signal leaves the old one. */
+/**
+ * A file that appears whole or not at all: written beside its name, flushed, renamed over it. A full disk, a lost
+ * connection or a stop signal leaves the earlier file as it was, and nothing partial.
+ */
 import { once } from 'node:events';
 import { createWriteStream, rmSync, type WriteStream } from 'node:fs';
 import { rename, rm } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 
-export async function writeAtomically(path: string, write: (file: WriteStream) => Promise<void>): Promise<void> {
+export async function writeAtomically<T>(path: string, write: (file: WriteStream) => Promise<T>): Promise<T> {
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.partial`);
   // 0600: the list is personal data; flush: on disk before the rename makes it the file.
   const file = createWriteStream(temporary, { flags: 'wx', mode: 0o600, flush: true });
@@ -17,9 +20,10 @@ export async function writeAtomically(path: string, write: (file: WriteStream) =
   const forget = () => STOP_SIGNALS.forEach((signal) => process.off(signal, stopped));
   STOP_SIGNALS.forEach((signal) => process.once(signal, stopped));
   try {
-    await write(file);
+    const written = await write(file);
     if (!file.closed) await once(file, 'close');
     await rename(temporary, path);
+    return written;
   } catch (error) {
     file.destroy();
     await rm(temporary, { force: true });

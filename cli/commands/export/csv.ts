@@ -1,6 +1,7 @@
 /**
- * The list as CSV (RFC 4180, CRLF) by csv-stringify, each seal opened; for a spreadsheet every cell quoted and formulas
- * escaped (OWASP). No cell holds a line end: the address rule refuses CR and LF.
+ * The list as CSV: RFC 4180 with CRLF, quoted only where needed; for a spreadsheet every cell quoted and formulas
+ * escaped (OWASP). Read from PostgreSQL's CSV, written by csv-stringify, each seal opened. No cell holds a line end
+ * (the address rule refuses CR and LF).
  */
 import { Transform, type TransformCallback } from 'node:stream';
 import { parse } from 'csv-parse/sync';
@@ -24,7 +25,10 @@ export const listCsvSource = (from: string) =>
   `copy (select id, hour_key_id, translate(encode(seal, 'base64'), E'\\n', ''), email, ${utcTimestamp('created_at')}
          from ${from} order by created_at, id) to stdout with (format csv)`;
 
-/** listCsvSource's CSV in, the list's out, counting the `unreadable` rows; nothing written until `after` resolves. */
+/**
+ * listCsvSource's CSV in (csv-parse), the list's CSV out; counts rows with neither an address nor a seal in
+ * `unreadable`. Nothing is written before `after` resolves, nothing at all if it rejects.
+ */
 export function listCsv(opener: Opener | null, options: CsvOptions & { after?: Promise<unknown> }) {
   let header: string | undefined = `${bom(options)}email,signed_up_at\r\n`;
   let rest: Buffer = Buffer.alloc(0);
@@ -39,8 +43,10 @@ export function listCsv(opener: Opener | null, options: CsvOptions & { after?: P
     return opener.openOne(row).toString('utf8');
   }
 
-  /** The CSV of whole lines, 32 KB of them at a time, pushed as made: few rows alive at once, so V8 frees them young. */
-  function write(stream: Transform, lines: Buffer): void {
+  /**
+   * The CSV of whole lines, 32 KB of them at a time, pushed as made: few rows alive at once, so V8 frees them young.
+   */
+  function write(stream: Transform, lines: Buffer) {
     for (let from = 0, to; from < lines.length; from = to) {
       to = from + 32_768 < lines.length ? lines.lastIndexOf(LF, from + 32_768) + 1 : lines.length;
       if (to <= from) to = lines.length;
@@ -64,7 +70,10 @@ export function listCsv(opener: Opener | null, options: CsvOptions & { after?: P
       ready.then(() => write(this, data.subarray(0, end))).then(() => done(), done);
     },
     flush(done: TransformCallback) {
-      const last = () => (write(this, rest), header && this.push(header)); // an empty list: the header alone
+      const last = () => {
+        write(this, rest);
+        if (header) this.push(header); // an empty list: the header alone
+      };
       ready.then(last).then(() => done(), done);
     },
   });

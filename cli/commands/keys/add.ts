@@ -1,4 +1,7 @@
-/** `keys add`: a new key holder; every hour key is wrapped to each holder, so any one opens the list. */
+/**
+ * `keys add`: a new key holder. Each hour key is wrapped to every holder, so any one of them opens the list: every past
+ * hour key is wrapped to the new holder's public key.
+ */
 import { dirname } from 'node:path';
 import type pg from 'pg';
 import { withDatabase } from '../../connect/database.ts';
@@ -12,33 +15,46 @@ const AT_ONCE = 16;
 
 type PublicKey = { bytes: Buffer; fingerprint: string };
 
-/** A holder's public key as the database keeps it (binary), and its primary key's fingerprint; refused unless RSA (pgcrypto wraps to it). */
+/**
+ * A holder's public key as the database keeps it (binary), and its primary key's fingerprint; refused unless RSA
+ * (pgcrypto wraps to it).
+ */
 async function publicKeyIn(file: string): Promise<PublicKey> {
   const text = readText(file, '--public-key');
-  const leaked = `${file} holds a private key. Ask the holder for the public key only (gpg --export --armor), and `;
-  if (/PRIVATE KEY/.test(text)) throw new UsageError(`${leaked}since this one travelled, for a new key pair.`);
+  if (/PRIVATE KEY/.test(text)) {
+    throw new UsageError(
+      `${file} holds a private key. Ask the holder for the public key only (gpg --export --armor), ` +
+        'and since this one travelled, for a new key pair.',
+    );
+  }
   const { readKey } = await import('openpgp');
   const key = await readKey({ armoredKey: text }).catch((error: Error) => {
     throw new UsageError(`${file} is not an OpenPGP public key: ${error.message}.`);
   });
   const encryption = await key.getEncryptionKey().catch(() => null);
   const { algorithm, bits = 0 } = encryption?.getAlgorithmInfo() ?? {};
-  const weak = `${file} has no RSA encryption key of ${RSA_BITS} bits or more (pgcrypto wraps to RSA only).`;
-  if (!algorithm?.startsWith('rsa') || bits < RSA_BITS) throw new UsageError(weak);
+  if (!algorithm?.startsWith('rsa') || bits < RSA_BITS) {
+    throw new UsageError(`${file} has no RSA encryption key of ${RSA_BITS} bits or more (pgcrypto wraps to RSA only).`);
+  }
   return { bytes: Buffer.from(key.write()), fingerprint: key.getFingerprint().toUpperCase() };
 }
 
-/** The holder row of `key` (by its encryption key's id or its fingerprint), made if none; a UsageError for another key under that fingerprint. */
+/**
+ * The holder row of `key` (by its encryption key's id or its fingerprint), made if none; a UsageError for another key
+ * under that fingerprint.
+ */
 async function holderOf(db: pg.Client, key: PublicKey): Promise<{ id: string; keyId: string; held: boolean }> {
   const held = await db.query<{ id: string; keyId: string; same: boolean }>(
     `select id::text, extensions.pgp_key_id(public_key) as "keyId",
             extensions.pgp_key_id(public_key) = extensions.pgp_key_id($1) as same
-     from private.key_holders where extensions.pgp_key_id(public_key) = extensions.pgp_key_id($1) or fingerprint = $2`,
+     from private.key_holders
+     where extensions.pgp_key_id(public_key) = extensions.pgp_key_id($1) or fingerprint = $2`,
     [key.bytes, key.fingerprint],
   );
   const other = held.rows.find((row) => !row.same);
-  if (other)
+  if (other) {
     throw new UsageError(`That key is a holder already, with encryption key ${other.keyId}: keys remove it first.`);
+  }
   const [row] = held.rows;
   if (row) {
     await db.query('update private.key_holders set fingerprint = $2 where id = $1', [row.id, key.fingerprint]);
@@ -56,7 +72,8 @@ async function holderOf(db: pg.Client, key: PublicKey): Promise<{ id: string; ke
 async function wrapMissing(db: pg.Client, opener: Opener, holder: { id: string; publicKey: Buffer }): Promise<number> {
   const { rows } = await db.query<{ id: string; wrapped: Buffer }>(
     `select w.hour_key_id::text as id, w.wrapped from private.wrapped_hour_keys w where w.holder_id = $1
-       and not exists (select from private.wrapped_hour_keys n where n.hour_key_id = w.hour_key_id and n.holder_id = $2)`,
+       and not exists (
+         select from private.wrapped_hour_keys n where n.hour_key_id = w.hour_key_id and n.holder_id = $2)`,
     [opener.holder.id, holder.id],
   );
   for (let i = 0; i < rows.length; i += AT_ONCE) {
@@ -77,7 +94,7 @@ async function wrapMissing(db: pg.Client, opener: Opener, holder: { id: string; 
 }
 
 /** `keys add`: a new holder (safe to run again: it finishes an add that stopped). */
-export async function add({ publicKey: file }: { publicKey: string }): Promise<void> {
+export async function add({ publicKey: file }: { publicKey: string }) {
   const key = await publicKeyIn(file);
   await withDatabase(async (db) => {
     const opener = await openerFor(db, 'keys add (it wraps every hour key to the new holder)');

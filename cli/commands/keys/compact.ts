@@ -5,11 +5,12 @@ import { sealStored } from '../../seal/install.ts';
 import { holders } from '../../seal/open.ts';
 import { say, UsageError } from '../../terminal/terminal.ts';
 
-export async function compactSealed(): Promise<void> {
+export async function compactSealed() {
   await withDatabase(
     async (db) => {
-      const notSealed = 'The list is not sealed yet: keys init seals it and compacts it.';
-      if (!(await holders(db)).length) throw new UsageError(notSealed);
+      if (!(await holders(db)).length) {
+        throw new UsageError('The list is not sealed yet: keys init seals it and compacts it.');
+      }
       const sealed = await sealStored(db);
       if (sealed) say(`Sealed ${sealed} addresses that were still stored as typed.`);
       if (await compact(db)) say('Compacted: no old row version or column sample of an address is left.');

@@ -1,6 +1,7 @@
 /**
- * A second holder's login for `keys check`: waitlist_holder_<id>, in waitlist_key_check (reads what the check reads,
- * changes nothing of the list); its URL written encrypted to the holder's own key.
+ * A second holder's login for `keys check`: waitlist_holder_<id>, a member of waitlist_key_check (reads what the check
+ * reads, records its own check, changes nothing of the list). Its connection string is written encrypted to the
+ * holder's own key, so only they read it; the server gets a SCRAM verifier.
  */
 import { writeFile } from 'node:fs/promises';
 import { join } from 'node:path';

@@ -3,7 +3,7 @@ import { sealTheList } from '../../seal/seal-the-list.ts';
 import { interactive, say, UsageError } from '../../terminal/terminal.ts';
 import { check } from './check.ts';
 
-export async function init({ keyFile }: { keyFile?: string }): Promise<void> {
+export async function init({ keyFile }: { keyFile?: string }) {
   if (!keyFile) {
     throw new UsageError('Name a new file for your private key: keys init --key-file <file>.');
   }

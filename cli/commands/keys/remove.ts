@@ -5,10 +5,11 @@ import { confirm, say, UsageError } from '../../terminal/terminal.ts';
 import { dropLogin } from './holder-login.ts';
 
 /**
- * `keys remove`: every row of the key goes, and the clear hour keys (past hours' at once, the current hour's within a
- * minute of its end): the key opens nothing sealed after; the others keep the list.
+ * `keys remove`: every row of the key goes, and the clear hour keys (past hours' tables truncated at once unless a
+ * signup holds one; the current hour's, truncated within a minute of its end): the key opens nothing sealed after it
+ * returns; the other holders keep the whole list.
  */
-export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise<void> {
+export async function remove(keyId: string, { yes }: { yes?: boolean }) {
   await withDatabase(async (db) => {
     const holder = (await holders(db)).find((h) => [h.keyId, h.fingerprint].includes(keyId.toUpperCase()));
     if (!holder) throw new UsageError(`No holder has key ${keyId}: npm run waitlist -- keys holders lists them.`);
@@ -18,13 +19,16 @@ export async function remove(keyId: string, { yes }: { yes?: boolean }): Promise
       await db.query('lock table private.key_holders, private.hour_keys in share row exclusive mode');
       const { rows } = await db.query<{ others: number; short: number }>(
         `select count(*)::int as others,
-                count(*) filter (where exists (select from private.hour_keys k where ${notWrappedTo('h.id')}))::int as short
+                count(*) filter (
+                  where exists (select from private.hour_keys k where ${notWrappedTo('h.id')})
+                )::int as short
          from private.key_holders h where extensions.pgp_key_id(h.public_key) <> $1`,
         [holder.keyId],
       );
       if (!rows[0].others) throw new UsageError('That is the only holder: add another first (keys add).');
-      if (rows[0].short)
+      if (rows[0].short) {
         throw new UsageError('Another holder lacks hour keys (a keys add that stopped): rerun it first.');
+      }
       await db.query('delete from private.key_holders where extensions.pgp_key_id(public_key) = $1', [holder.keyId]);
       await dropLogin(db, holder.id);
       // The clear hour keys go too (signups do not wait): the next signup makes one for the others only.

@@ -1,6 +1,7 @@
 /**
- * A campaign's letter (private.notify_campaigns), recorded at its first real send: sender, reply address, subject, each
- * body's file and sha256. A later run needs only --campaign; once sent, a changed letter is refused.
+ * A campaign's letter (private.notify_campaigns), recorded at its first real send: the sender, the reply address, the
+ * subject, and each body's file and sha256 digest. A later run needs only --campaign; a changed letter is refused once
+ * the campaign has sent to anyone.
  */
 import { hash } from 'node:crypto';
 import { resolve } from 'node:path';
@@ -32,7 +33,8 @@ export function letterOptions(given: Given, recorded?: Recorded): LetterOptions 
   const text = given.text ?? recorded?.text.file;
   if (!from || subject === undefined || !text) {
     throw new UsageError(
-      `Campaign "${given.campaign}" has no recorded letter: give --from, --subject and --text (its first send records them).`,
+      `Campaign "${given.campaign}" has no recorded letter: ` +
+        'give --from, --subject and --text (its first send records them).',
     );
   }
   return { from, subject, text, replyTo: given.replyTo ?? recorded?.replyTo, html: given.html ?? recorded?.html?.file };
@@ -68,7 +70,7 @@ export function sameLetter(campaign: string, now: Recorded, { letter, sent }: St
   return changed;
 }
 
-export async function remember(db: Queryable, campaign: string, letter: Recorded): Promise<void> {
+export async function remember(db: Queryable, campaign: string, letter: Recorded) {
   await db.query(
     `insert into private.notify_campaigns (campaign, letter) values ($1, $2)
      on conflict (campaign) do update set letter = excluded.letter, recorded_at = now()

@@ -1,6 +1,7 @@
 /**
- * The send journal (private.notify_journal), a row per campaign and address hash: 'sending' only while the SMTP server
- * holds the message unanswered (a run that dies leaves it uncertain); 'pending' to try again.
+ * The send journal (private.notify_journal): one row per campaign and address hash. A row is 'sending' only while the
+ * SMTP server has the message and its answer is not recorded (a run that dies then leaves it uncertain); one waiting to
+ * be tried again is 'pending'.
  */
 import { longQuery } from '../../connect/database.ts';
 import type { Queryable } from '../../connect/queries.ts';
@@ -9,14 +10,17 @@ import { addressOf, type Opener, type StoredAddress } from '../../seal/open.ts';
 export type Claimed = { hash: Buffer; email: string; mayEmail: boolean };
 type ClaimedRow = StoredAddress & { hash: Buffer; mayEmail: boolean };
 
-/** One run per campaign at a time, for as long as `session` stays open: another run's in-flight rows would look uncertain. */
+/**
+ * One run per campaign at a time, for as long as `session` stays open: another run's in-flight rows would look
+ * uncertain.
+ */
 export async function lockCampaign(session: Queryable, campaign: string): Promise<boolean> {
   const { rows } = await session.query('select pg_try_advisory_lock(hashtext($1)) as mine', [`notify ${campaign}`]);
   return rows[0].mine;
 }
 
 /** Adds every address that may be emailed and has no row yet; drops rows that may no longer be sent. */
-export async function enqueue(db: Queryable, campaign: string): Promise<void> {
+export async function enqueue(db: Queryable, campaign: string) {
   const run = (sql: string) => db.query(longQuery(sql, [campaign]));
   await run(
     `insert into private.notify_journal (campaign, address_hash, signup_id)

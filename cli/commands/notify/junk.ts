@@ -1,7 +1,7 @@
 /**
- * Junk named before a send: the domains left to send, judged once each, counted by reason with the top
- * domains, never an address. --skip-undeliverable leaves those without a mail server and the throwaway
- * ones out of this campaign (skipped in the journal, with the reason; not on the do-not-email list).
+ * Junk named before a send: the domains of the addresses left to send, judged once each (recipient-domains.ts), counted
+ * by reason with the top domains, never an address. With --skip-undeliverable those without a mail server and the
+ * throwaway ones are left out of this campaign (skipped in the journal, with the reason; not on the do-not-email list).
  */
 import type { Queryable } from '../../connect/queries.ts';
 import { addressOf, type Opener, type StoredAddress } from '../../seal/open.ts';
@@ -25,7 +25,7 @@ async function pendingByDomain(db: Queryable, campaign: string, opener: Opener |
   return byDomain;
 }
 
-export type JunkOptions = { campaign: string; dnsServer?: string; skipUndeliverable?: boolean };
+type JunkOptions = { campaign: string; dnsServer?: string; skipUndeliverable?: boolean };
 
 /** Prints the counts by reason; returns how many addresses it left out (--skip-undeliverable). */
 export async function nameJunk(db: Queryable, options: JunkOptions, opener: Opener | null): Promise<number> {

@@ -14,8 +14,11 @@ const ADDRESS = /^[^\s@<>()[\]",;:\\]+@(?:[^\s@<>()[\]",;:\\.]+\.)+[^\s@<>()[\]"
 export function mailbox(option: string, value: string): Mailbox {
   const parsed = addressparser(value);
   const [first] = parsed;
-  const one = `${option} ${JSON.stringify(value)} is not one address with a domain, e.g. "Product <hello@your.domain>".`;
-  if (parsed.length !== 1 || !first.address || !ADDRESS.test(first.address)) throw new UsageError(one);
+  if (parsed.length !== 1 || !first.address || !ADDRESS.test(first.address)) {
+    throw new UsageError(
+      `${option} ${JSON.stringify(value)} is not one address with a domain, e.g. "Product <hello@your.domain>".`,
+    );
+  }
   return { name: first.name, address: first.address };
 }
 

@@ -1,4 +1,6 @@
-/** notify's check of the From domain before the first message, and Gmail, Yahoo and Outlook.com's rule for bulk senders. */
+/**
+ * notify's check of the From domain before the first message, and Gmail, Yahoo and Outlook.com's rule for bulk senders.
+ */
 import { say, UsageError } from '../../terminal/terminal.ts';
 import { checkSenderDomain, printSenderDomain, type Signing } from '../../mail/sender-domain.ts';
 
@@ -7,7 +9,9 @@ export const OVERRIDE = '--despite-sender-domain';
 
 export type PreflightOptions = { dnsServer?: string; despiteSenderDomain?: boolean };
 
-/** Checks and reports; above BULK_SENDER recipients refuses without SPF, DKIM and DMARC (unless OVERRIDE), else warns. */
+/**
+ * Checks and reports; above BULK_SENDER recipients refuses without SPF, DKIM and DMARC (unless OVERRIDE), else warns.
+ */
 export async function preflight(domain: string, signing: Signing, options: PreflightOptions, recipients: number) {
   const result = await checkSenderDomain(domain, signing, options.dnsServer);
   printSenderDomain(result);

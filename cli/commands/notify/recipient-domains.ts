@@ -1,6 +1,8 @@
 /**
- * Whether the recipients' domains take mail: MX, else an address record (RFC 5321 §5.1); a null MX (RFC 7505) or
- * neither is undeliverable; no answer in time is unknown, and sent to. Throwaway: mailchecker's list.
+ * Whether the recipients' domains take mail, each distinct domain resolved once before a send: MX, else an address
+ * record (RFC 5321 §5.1: the domain itself is the mail server); a null MX (RFC 7505: MX "."), or neither record, is
+ * undeliverable. A domain that does not answer in time is unknown, and sent to. Throwaway domains from mailchecker's
+ * list (the version package.json pins).
  */
 import { setTimeout as delay } from 'node:timers/promises';
 import mailchecker from 'mailchecker';
@@ -22,8 +24,9 @@ const throwaway = (domain: string) =>
 async function judge(dns: Lookup, domain: string): Promise<Verdict> {
   if (throwaway(domain)) return 'throwaway';
   const mx = await dns.mx(domain);
-  if (mx !== 'none' && mx.length)
+  if (mx !== 'none' && mx.length) {
     return mx.every((exchange) => exchange === '' || exchange === '.') ? 'null MX' : 'deliverable';
+  }
   const addresses = await dns.addresses(domain);
   return addresses === 'none' || !addresses.length ? 'no mail server' : 'deliverable';
 }

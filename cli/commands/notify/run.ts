@@ -32,8 +32,8 @@ async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener
 }
 
 /**
- * Under `npm run waitlist` one Ctrl-C can reach this process twice within milliseconds (the terminal signals npm and
- * this process, and npm passes it on): a SIGINT this soon is the same press.
+ * Under `npm run waitlist`, one press of Ctrl-C can reach this process twice (the terminal signals npm and this
+ * process, and npm passes its SIGINT on), within milliseconds: a SIGINT this soon after the first is the same press.
  */
 export const SAME_PRESS_MS = 200;
 
@@ -66,11 +66,13 @@ export async function run(options: RunOptions, sending: Sending, record: Recorde
     throw error;
   });
   try {
-    if (!(await lockCampaign(lock, options.campaign)))
+    if (!(await lockCampaign(lock, options.campaign))) {
       throw new UsageError(`Another notify run of campaign "${options.campaign}" is running.`);
+    }
     const changed = sameLetter(options.campaign, record, await storedLetter(lock, options.campaign));
-    if (changed.length)
+    if (changed.length) {
       say(`The letter changed (${changed.join(', ')}); nobody has the old one: this one is recorded.`);
+    }
     // Before anything is sent or shown: without the key, no address at all.
     const opener = await openerFor(lock, 'notify');
     await checkSmtp(transport);
@@ -78,12 +80,13 @@ export async function run(options: RunOptions, sending: Sending, record: Recorde
     if (queued) await nameJunk(db, options, opener);
     const n = Math.min(await toSend(db, options.campaign), options.limit ?? Infinity);
     await preflight(domainOf(letter.from), sending.signing, options, n);
-    if (n)
+    if (n) {
       await confirm(
         `About to email ${n} addresses in campaign "${options.campaign}" from ${shown(letter.from)}. Send?`,
         options.yes,
         'Nothing sent.',
       );
+    }
     await remember(lock, options.campaign, record);
     const bar = progress('notify', n, Math.max(100, Math.ceil(n / 20)));
     const interrupt = ctrlC();
@@ -93,8 +96,10 @@ export async function run(options: RunOptions, sending: Sending, record: Recorde
     interrupt.release();
     printSummary(summary);
     if (options.json) json(summary);
-    if (done.stopped) say(`Stopped early: ${done.stopped.message}`);
-    if (done.stopped) return EXIT.failed;
+    if (done.stopped) {
+      say(`Stopped early: ${done.stopped.message}`);
+      return EXIT.failed;
+    }
     if (interrupt.stopping.aborted) {
       say('Stopped by Ctrl-C. Run the same command again to continue: nobody is sent the message twice.');
       return EXIT.interrupted;

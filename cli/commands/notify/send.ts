@@ -10,7 +10,10 @@ import { cause, detail, refusal, reply } from '../../mail/refusal.ts';
 import { deliverableAsStored, message } from './smtp.ts';
 import { unsubscribeLinks, type OneClick } from './unsubscribe.ts';
 
-/** As notify's options say: rate (none: as fast as the server answers), retries waiting backoff ms, then twice as long. */
+/**
+ * As notify's options say: rate, messages per second at most (the provider's limit; none: as fast as the server
+ * answers); retries after a temporary refusal, waiting backoff ms, then twice as long each time.
+ */
 export type SendOptions = { campaign: string; connections: number; rate?: number; retries: number; backoff: number };
 type SendPlan = SendOptions & {
   letter: Letter;
@@ -24,7 +27,9 @@ type SendPlan = SendOptions & {
   stopping: AbortSignal;
 };
 
-/** Permanent refusals in a row that mean the server refuses everything (the sender's DNS, a quota, a blocked account). */
+/**
+ * Permanent refusals in a row that mean the server refuses everything (the sender's DNS, a quota, a blocked account).
+ */
 const REFUSED_IN_A_ROW = 10;
 
 /** Spaces hand-overs at least 1/rate seconds apart, across all senders. */
@@ -60,7 +65,10 @@ export async function sendAll(plan: SendPlan) {
         return;
       } catch (error) {
         const kind = refusal(error);
-        if (kind === 'uncertain') return void (done.uncertain += 1); // stays 'sending', named by the next run
+        if (kind === 'uncertain') {
+          done.uncertain += 1; // stays 'sending', named by the next run
+          return;
+        }
         if (kind === 'bounced' || kind === 'refused') {
           const why = kind === 'bounced' ? reply(error) : `${cause(error)}. Those it refused are left to send`;
           if (++refusedInARow >= REFUSED_IN_A_ROW) {
@@ -68,21 +76,29 @@ export async function sendAll(plan: SendPlan) {
           }
           if (kind === 'bounced') {
             await record(plan.db, plan.campaign, hash, 'failed', detail(error));
-            return void (done.failed += 1);
+            done.failed += 1;
+            return;
           }
           // Not the recipient's: left to send, and not taken again by this run.
           resting.push(hash);
           await record(plan.db, plan.campaign, hash, 'pending', detail(error));
-          return void (done.deferred += 1);
+          done.deferred += 1;
+          return;
         }
         // Temporary or fatal: back to 'pending' before any wait, so a stop now leaves it to send;
         // resting first, so that no other sender takes it meanwhile.
         resting.push(hash);
         await record(plan.db, plan.campaign, hash, 'pending', detail(error));
         if (kind === 'fatal') stop = new Error(`SMTP: ${reply(error)}`);
-        if (kind === 'fatal' || attempt >= plan.retries) return void (done.deferred += 1);
+        if (kind === 'fatal' || attempt >= plan.retries) {
+          done.deferred += 1;
+          return;
+        }
         const waited = await delay(plan.backoff * 2 ** attempt, true, { signal: plan.stopping }).catch(() => false);
-        if (!waited || stop) return void (done.deferred += 1);
+        if (!waited || stop) {
+          done.deferred += 1;
+          return;
+        }
         // Taken again before it leaves `resting`. A claim that finds it gone (another sender's claim
         // read `resting` before it rested, or it was erased) gives its share of --limit back, as a
         // skipped address does: it was counted once already, and the journal keeps it to one message.

@@ -1,4 +1,7 @@
-/** notify's SMTP side: SMTP_URL over verified TLS (STARTTLS required; plain only to this machine). */
+/**
+ * The SMTP side of notify: SMTP_URL's server over verified TLS (smtps://, or smtp:// with STARTTLS required; plain only
+ * to this machine), one message per recipient.
+ */
 import { domainToASCII, domainToUnicode } from 'node:url';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { hostOf, isLoopback, secretUrl } from '../../connect/secret-url.ts';
@@ -35,16 +38,22 @@ export function smtpTransport(connections: number, dkim?: Dkim): Transporter {
 /** Why the SMTP server cannot be used, in the owner's words. */
 function unusable(error: unknown): string {
   const { code } = (error ?? {}) as { code?: string };
-  if (code === 'EAUTH') return `it refused the user name or password of SMTP_URL (${reply(error)})`;
-  if (code === 'ETLS')
-    return `it offers no TLS (STARTTLS), so the password would go in clear (${reply(error)}); use the provider's smtps:// port (465) or a server that offers STARTTLS`;
-  if (/certificate|self[- ]signed/i.test(String((error as Error)?.message)))
-    return `its certificate could not be verified (${reply(error)}); use the host name your provider documents`;
-  return reply(error);
+  const said = reply(error);
+  if (code === 'EAUTH') return `it refused the user name or password of SMTP_URL (${said})`;
+  if (code === 'ETLS') {
+    return (
+      `it offers no TLS (STARTTLS), so the password would go in clear (${said}); ` +
+      "use the provider's smtps:// port (465) or a server that offers STARTTLS"
+    );
+  }
+  if (/certificate|self[- ]signed/i.test(String((error as Error)?.message))) {
+    return `its certificate could not be verified (${said}); use the host name your provider documents`;
+  }
+  return said;
 }
 
 /** Connects and logs in once, before anything is marked: a server that cannot be used stops here. */
-export async function checkSmtp(transport: Transporter): Promise<void> {
+export async function checkSmtp(transport: Transporter) {
   await transport.verify().catch((error: unknown) => {
     throw new Error(`The SMTP server of SMTP_URL cannot be used: ${unusable(error)}. Nothing was sent.`, {
       cause: error,
@@ -64,9 +73,10 @@ function withFooter(letter: Letter, page: string) {
 }
 
 /**
- * One recipient alone in To. List-Unsubscribe: the one-click link (RFC 8058), then a reply to the reply address; the
- * site's page in the body. The address goes as an object: a string would be parsed as a list ("a,b@example.com" is
- * two), an object is quoted as needed.
+ * One recipient alone in To. List-Unsubscribe: the one-click link first (RFC 8058: the provider POSTs to it), a reply
+ * to the reply address second; the site's page in the body. The address goes as an object: a string would be parsed as
+ * a list ("a,b@example.com" is two), an object is quoted for SMTP as needed ("a,b"@example.com). nodemailer adds Date
+ * and a Message-ID on From's domain.
  */
 export function message(letter: Letter, to: string, links: Links) {
   const recipient = { name: '', address: to };
@@ -86,11 +96,14 @@ export function message(letter: Letter, to: string, links: Links) {
 }
 
 /**
- * Whether the mailer sends to the address as stored, so erasure and suppression hold: nodemailer drops `<` and `>`,
- * and maps the domain as UTS-46 does (fullwidth `ｍ` to `m`, `。` to a dot): a domain it changes is another spelling.
+ * Whether the mailer sends to the address as stored, so erasure and suppression hold: nodemailer drops `<` and `>`
+ * (and control characters, which the database refuses), so `<a@b.example>` reaches a@b.example, a second message to one
+ * person; and it maps the domain as UTS-46 does (fullwidth `ｍ` to `m`, `。` to a dot): a domain it changes is another
+ * spelling.
  */
 export function deliverableAsStored(address: string): boolean {
   const domain = address.slice(address.lastIndexOf('@') + 1);
-  const [ascii, asStored] = [domainToASCII(domain), domain.normalize('NFC').toLowerCase()];
+  const ascii = domainToASCII(domain);
+  const asStored = domain.normalize('NFC').toLowerCase();
   return !/[<>]/.test(address) && (!ascii || ascii === asStored || domainToUnicode(ascii) === asStored);
 }

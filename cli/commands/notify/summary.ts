@@ -5,7 +5,7 @@ import { EXIT, say } from '../../terminal/terminal.ts';
 import { failures } from './journal.ts';
 
 type Parts = Record<'onTheList' | 'sent' | 'skipped' | 'failed' | 'uncertain' | 'leftToSend', number>;
-export type Summary = Parts & { campaign: string; sentNow: number; failures: { detail: string; n: number }[] };
+type Summary = Parts & { campaign: string; sentNow: number; failures: { detail: string; n: number }[] };
 
 /** A signup without a journal row is skipped when it may not be emailed, else left to send (the next run queues it). */
 export async function summarize(db: Queryable, campaign: string, sentNow: number): Promise<Summary> {
@@ -16,7 +16,9 @@ export async function summarize(db: Queryable, campaign: string, sentNow: number
                   count(*) filter (where j.state = 'skipped' or (j.state is null and m.id is null))::int as skipped,
                   count(*) filter (where j.state = 'failed')::int as failed,
                   count(*) filter (where j.state = 'sending')::int as uncertain,
-                  count(*) filter (where j.state = 'pending' or (j.state is null and m.id is not null))::int as "leftToSend"
+                  count(*) filter (
+                    where j.state = 'pending' or (j.state is null and m.id is not null)
+                  )::int as "leftToSend"
            from public.waiting_list w
            left join private.signup_addresses a on a.id = w.id
            left join private.notify_journal j on j.campaign = $1 and j.address_hash = a.address_hash
@@ -27,12 +29,13 @@ export async function summarize(db: Queryable, campaign: string, sentNow: number
   return { campaign, sentNow, ...rows[0], failures: await failures(db, campaign) };
 }
 
-export function printSummary(s: Summary): void {
+export function printSummary(s: Summary) {
   say(`Campaign "${s.campaign}", ${s.onTheList} addresses on the list:`);
   say(`  sent: ${s.sentNow} in this run, ${s.sent} in all`);
   say(`  skipped: ${s.skipped} (on the do-not-email list, or left out: no mail server, throwaway domain)`);
   say(
-    `  failed: ${s.failed} refused for good (no such mailbox or domain, or not deliverable as stored), now on the do-not-email list`,
+    `  failed: ${s.failed} refused for good (no such mailbox or domain, or not deliverable as stored), ` +
+      'now on the do-not-email list',
   );
   for (const { detail, n } of s.failures) say(`    ${n} × ${detail}`);
   say(`  uncertain: ${s.uncertain} (with the SMTP server when a run stopped; --resend-uncertain sends them again)`);
@@ -41,9 +44,19 @@ export function printSummary(s: Summary): void {
 
 /** The exit status that says what is left, and the words for it. */
 export function outcome(s: Summary): { code: number; words?: string } {
-  const again = 'run the same command again (later, if the server refused them for now)';
-  if (s.leftToSend) return { code: EXIT.leftToSend, words: `${s.leftToSend} left to send: ${again}.` };
-  const uncertain = `Only the ${s.uncertain} uncertain addresses are left: they may or may not have the message.`;
-  const words = `${uncertain} Send them again with --resend-uncertain, or leave them.`;
-  return s.uncertain ? { code: EXIT.onlyUncertain, words } : { code: EXIT.ok };
+  if (s.leftToSend) {
+    return {
+      code: EXIT.leftToSend,
+      words: `${s.leftToSend} left to send: run the same command again (later, if the server refused them for now).`,
+    };
+  }
+  if (s.uncertain) {
+    return {
+      code: EXIT.onlyUncertain,
+      words:
+        `Only the ${s.uncertain} uncertain addresses are left: they may or may not have the message. ` +
+        'Send them again with --resend-uncertain, or leave them.',
+    };
+  }
+  return { code: EXIT.ok };
 }

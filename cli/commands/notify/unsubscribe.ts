@@ -1,6 +1,7 @@
 /**
- * A message's two unsubscribe links, one token (the address hash signed with UNSUBSCRIBE_SECRET): the function's URL in
- * List-Unsubscribe (one-click POST), and the site's page in the body, the token in the fragment no log sees.
+ * A message's two unsubscribe links, one token (the address hash, signed with UNSUBSCRIBE_SECRET, which the function
+ * holds too): the function's URL in List-Unsubscribe for the provider's one-click POST, and the site's /unsubscribe
+ * page in the body, the token in the fragment, which no host's log sees.
  */
 import { makeToken, unsubscribeKey, SECRET_MIN_LENGTH, TEST_TOKEN } from '../../../contracts/unsubscribe-token.ts';
 import { hostOf, isLoopback } from '../../connect/secret-url.ts';
@@ -14,8 +15,9 @@ export type OneClick = Unsubscribing & { key: CryptoKey };
 function linkBase(what: string, value: string, path = ''): URL {
   const url = URL.parse(path || value, value);
   if (!url) throw new UsageError(`The ${what} ${JSON.stringify(value)} is not a URL.`);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(hostOf(url))))
+  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(hostOf(url)))) {
     throw new UsageError(`The ${what} must be https:// (mail providers ignore any other): ${url.href}`);
+  }
   if (url.search || url.hash) throw new UsageError(`The ${what} takes no ?query or #fragment: ${url.href}`);
   return url;
 }
@@ -23,10 +25,17 @@ function linkBase(what: string, value: string, path = ''): URL {
 /** Both links' URLs, without a token: all a test message needs. */
 export function unsubscribing(option: string | undefined): Unsubscribing {
   const { VITE_SUPABASE_URL: project, VITE_SITE_URL: site } = process.env;
-  const none = 'No unsubscribe URL: set VITE_SUPABASE_URL (the project URL, .env.local) or give --unsubscribe-url.';
-  if (!option && !project) throw new UsageError(none);
-  const where = "the site's address (.env.local, by setup): the body's unsubscribe link goes to its /unsubscribe page";
-  if (!site) throw new UsageError(`VITE_SITE_URL is not set: set it to ${where}.`);
+  if (!option && !project) {
+    throw new UsageError(
+      'No unsubscribe URL: set VITE_SUPABASE_URL (the project URL, .env.local) or give --unsubscribe-url.',
+    );
+  }
+  if (!site) {
+    throw new UsageError(
+      "VITE_SITE_URL is not set: set it to the site's address (.env.local, by setup): " +
+        "the body's unsubscribe link goes to its /unsubscribe page.",
+    );
+  }
   return {
     url: linkBase('unsubscribe URL', option ?? project!, option ? '' : '/functions/v1/unsubscribe'),
     page: linkBase('site URL (VITE_SITE_URL)', site, '/unsubscribe'),
@@ -37,8 +46,8 @@ export async function oneClick(urls: Unsubscribing): Promise<OneClick> {
   const secret = process.env.UNSUBSCRIBE_SECRET ?? '';
   if (secret.length < SECRET_MIN_LENGTH) {
     throw new UsageError(
-      `UNSUBSCRIBE_SECRET is ${secret ? 'too short' : 'not set'}: set it to the secret the unsubscribe function holds ` +
-        `(at least ${SECRET_MIN_LENGTH} characters; supabase/README.md, "One-click unsubscribe").`,
+      `UNSUBSCRIBE_SECRET is ${secret ? 'too short' : 'not set'}: set it to the secret the unsubscribe function ` +
+        `holds (at least ${SECRET_MIN_LENGTH} characters; supabase/README.md, "One-click unsubscribe").`,
     );
   }
   return { ...urls, key: await unsubscribeKey(secret) };

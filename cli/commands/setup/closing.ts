@@ -3,7 +3,7 @@ import { out } from '../../terminal/terminal.ts';
 
 const quoted = (value: string) => `'${value.replaceAll("'", `'\\''`)}'`;
 
-export function whatToKeep(keyFile: string): void {
+export function whatToKeep(keyFile: string) {
   out(`What to keep. Only these cannot be made again; lose every holder's key or its passphrase and the list is lost:
   the owner key (${keyFile}): your password manager, as a file attachment, and a copy offline; then delete ${keyFile}
     and prove the stored copy opens the list: npm run waitlist -- keys check
@@ -14,7 +14,7 @@ with the two tokens, the database password and any --project you gave, reads the
 }
 
 /** `gh` lines for the daily check's repository settings, each value given on standard input, never as an argument. */
-export function githubSettings(env: NodeJS.ProcessEnv): void {
+export function githubSettings(env: NodeJS.ProcessEnv) {
   const variables = ['VITE_SITE_URL', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_PUBLISHABLE_KEY'];
   out('\nThe daily check (.github/workflows/health.yml) needs these on GitHub; run them here, gh logged in:');
   for (const name of variables) out(`  printf %s ${quoted(env[name] ?? '')} | gh variable set ${name}`);

@@ -1,4 +1,7 @@
-/** setup's Cloudflare steps: the Pages project first (its address is Cloudflare's answer), a domain, the site. */
+/**
+ * setup's Cloudflare steps: the Pages project first (the site's address is Cloudflare's answer, which every later step
+ * and the build use), a custom domain, and last the site built and uploaded.
+ */
 import { execFileSync } from 'node:child_process';
 import { join } from 'node:path';
 import {
@@ -15,8 +18,16 @@ import { digest, need, needsCloudflare, type Step } from './step.ts';
 
 export function cloudflareSteps(project: string, domain: string | undefined, folder: string) {
   let pages: PagesProject | undefined;
-  const found = async () => (needsCloudflare(), (pages = await findProject(project)));
-  const siteOf = () => (need("the site's address", pages, 'the Pages project (step 1)'), `https://${pages!.subdomain}`);
+  const host = domain && new URL(domain).host;
+  const found = async () => {
+    needsCloudflare();
+    pages = await findProject(project);
+    return pages;
+  };
+  const siteOf = () => {
+    need("the site's address", pages, 'the Pages project (step 1)');
+    return `https://${pages!.subdomain}`;
+  };
   // What the site is built from: the commit and the build's values (a deployment carries it as its message).
   const head = () => execFileSync('git', ['rev-parse', 'HEAD'], { cwd: import.meta.dirname, encoding: 'utf8' }).trim();
   const built = () => {
@@ -30,19 +41,21 @@ export function cloudflareSteps(project: string, domain: string | undefined, fol
     async () => Boolean(await found()),
     async () => {
       pages = await createProject(project, productionBranch());
-      if (pages.subdomain !== `${project}.pages.dev`)
+      if (pages.subdomain !== `${project}.pages.dev`) {
         say(
-          `  ${project}.pages.dev is taken: Cloudflare gave the project https://${pages.subdomain}, which the site is built for.`,
+          `  ${project}.pages.dev is taken: Cloudflare gave the project https://${pages.subdomain}, ` +
+            'which the site is built for.',
         );
+      }
     },
   ];
-  const attached: Step[] = domain
+  const attached: Step[] = host
     ? [
         [
-          `the custom domain ${new URL(domain).host}, attached to the project`,
-          async () => (await found())?.domains.includes(new URL(domain).host) ?? false,
+          `the custom domain ${host}, attached to the project`,
+          async () => (await found())?.domains.includes(host) ?? false,
           async () => {
-            await attachDomain(project, new URL(domain).host);
+            await attachDomain(project, host);
             say(`  Its DNS needs a CNAME to ${pages!.subdomain} (docs/deploy.md, "The address and your own domain").`);
           },
         ],

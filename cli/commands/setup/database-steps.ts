@@ -1,4 +1,7 @@
-/** setup's database steps, each kept in the project so that another machine finds it again. */
+/**
+ * setup's database steps: the migrations, the unsubscribe signing key, the allowed origins, the owner key and the login
+ * roles, each kept in the project so that another machine finds them again.
+ */
 import { randomBytes } from 'node:crypto';
 import { cliTarget } from '../../connect/tools.ts';
 import { addOrigin, allowedOrigins, removeOrigin } from '../../list/guard.ts';
@@ -15,7 +18,8 @@ type Needs = { keyFile: string; rotate?: boolean; folder: string; origins(): str
 type SupabaseCli = (args: string[], env?: Record<string, string>) => Promise<unknown>;
 
 const role = (name: 'UNSUBSCRIBE_DB_URL' | 'HEALTH_DATABASE_URL', role: Role): Step => [
-  `the role ${role}: its password made once (sent only as a SCRAM verifier, kept in the project); its URL in .env.local (${name})`,
+  `the role ${role}: its password made once (sent only as a SCRAM verifier, kept in the project); ` +
+    `its URL in .env.local (${name})`,
   async () => {
     const password = await withDatabase((client) => kept(client, role));
     return Boolean(password) && saved()[name] === roleUrl(role, password!);
@@ -31,8 +35,9 @@ const role = (name: 'UNSUBSCRIBE_DB_URL' | 'HEALTH_DATABASE_URL', role: Role): S
 ];
 
 const UNKEPT =
-  'The unsubscribe function holds an UNSUBSCRIBE_SECRET the project does not keep (set by hand): put it in .env.local ' +
-  'as UNSUBSCRIBE_SECRET and run setup again (links sent keep working), or rotate it with --rotate-unsubscribe-key.';
+  'The unsubscribe function holds an UNSUBSCRIBE_SECRET the project does not keep (set by hand): ' +
+  'put it in .env.local as UNSUBSCRIBE_SECRET and run setup again (links sent keep working), ' +
+  'or rotate it with --rotate-unsubscribe-key.';
 
 export function databaseSteps({ keyFile, rotate, folder, origins, held }: Needs, cli: SupabaseCli): Step[] {
   return [
@@ -41,8 +46,9 @@ export function databaseSteps({ keyFile, rotate, folder, origins, held }: Needs,
       async () => {
         const found = await withDatabase(checkMigrations);
         // On the old chain, or ahead of this clone, db push would harm: the finding says what to do instead.
-        if (found.outcome !== 'ok' && !found.says.startsWith('Not applied'))
+        if (found.outcome !== 'ok' && !found.says.startsWith('Not applied')) {
           throw new Error(`${found.says} ${found.fix}`);
+        }
         return found.outcome === 'ok';
       },
       async () => {
@@ -82,9 +88,11 @@ export function databaseSteps({ keyFile, rotate, folder, origins, held }: Needs,
         withDatabase(async (client) => {
           const before: string[] = JSON.parse((await kept(client, 'site_origins')) ?? '[]');
           for (const origin of origins()) await addOrigin(client, origin);
-          for (const origin of before.filter((o) => !origins().includes(o)))
-            if (await removeOrigin(client, origin))
+          for (const origin of before.filter((o) => !origins().includes(o))) {
+            if (await removeOrigin(client, origin)) {
               say(`  Removed ${origin}, which setup had allowed: it no longer serves the site.`);
+            }
+          }
           await keep(client, 'site_origins', JSON.stringify(origins()));
         }),
     ],

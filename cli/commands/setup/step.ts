@@ -1,9 +1,11 @@
 /** What a setup step is, and what it needs before it can run (in a dry run, a token or password may be missing). */
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import { withDatabase as db } from '../../connect/database.ts';
 
-/** How setup compares what it cannot read back: the site's build stamp, the function's secrets (the API lists digests). */
-export const digest = (value: string) => createHash('sha256').update(value).digest('hex');
+/**
+ * How setup compares what it cannot read back: the site's build stamp, the function's secrets (the API lists digests).
+ */
+export const digest = (value: string) => hash('sha256', value);
 
 /** Each step checks its state (`done`), else makes it so (`change`). */
 export type Step = [name: string, done: () => Promise<boolean>, change: () => Promise<unknown>];
@@ -20,4 +22,7 @@ export const needsCloudflare = () =>
     process.env.CLOUDFLARE_API_TOKEN,
     'CLOUDFLARE_API_TOKEN, its _COMMAND, or asked on a terminal',
   );
-export const withDatabase: typeof db = (work, options) => (needsDatabase(), db(work, options));
+export const withDatabase: typeof db = (work, options) => {
+  needsDatabase();
+  return db(work, options);
+};

@@ -1,4 +1,7 @@
-/** setup's steps in order; the Pages project first: the site's address is Cloudflare's answer. */
+/**
+ * setup's steps, in order. Each checks its state (`done`), else makes it so (`change`). The Pages project comes first:
+ * the site's address is Cloudflare's answer, which every later step and the build use.
+ */
 import { cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { supabaseCli } from '../../connect/tools.ts';
@@ -9,7 +12,7 @@ import { databaseSteps } from './database-steps.ts';
 import { envFileValues as saved, mergeEnvFile } from '../../connect/env-file.ts';
 import { digest, needsDatabase, type Step } from './step.ts';
 
-export type Plan = { ref: string; project: string; domain?: string; keyFile: string; rotate?: boolean; folder: string };
+type Plan = { ref: string; project: string; domain?: string; keyFile: string; rotate?: boolean; folder: string };
 
 /** The project's API: https://<ref>.supabase.co, or SUPABASE_PROJECT_URL on this machine (the tests' stand-in). */
 const projectUrl = (ref: string) => {
@@ -18,7 +21,9 @@ const projectUrl = (ref: string) => {
 };
 
 export function steps({ ref, project, domain, keyFile, rotate, folder }: Plan): Step[] {
-  const [api, profile, v1] = [process.env.SUPABASE_API_URL, join(folder, 'profile.yaml'), `/v1/projects/${ref}`];
+  const api = process.env.SUPABASE_API_URL;
+  const profile = join(folder, 'profile.yaml');
+  const v1 = `/v1/projects/${ref}`;
   if (api) writeFileSync(profile, `name: api\napi_url: ${api}\ndashboard_url: ${api}\nproject_host: 127.0.0.1\n`);
   const cli = (args: string[], env = {}) =>
     supabaseCli([...args, ...(api ? ['--profile', profile] : []), '--yes'], {
@@ -60,13 +65,15 @@ export function steps({ ref, project, domain, keyFile, rotate, folder }: Plan): 
     [
       "the function's secrets: UNSUBSCRIBE_SECRET and UNSUBSCRIBE_DB_URL, as the project keeps them",
       async () => {
-        // The API lists SHA-256 digests, never values (hex assumed: tried against the stand-in only; if not, a rerun resets them).
+        // The API lists SHA-256 digests, never values (hex assumed: tried against the stand-in only; if not, a rerun
+        // resets them).
         secretsSet = await functionSecrets();
         const setTo = ([name, value]: string[]) => secretsSet.some((s) => s.name === name && s.value === digest(value));
         return secrets().length === 2 && secrets().every(setTo);
       },
       async () => {
-        const [file, lines] = [join(folder, 'secrets.env'), secrets().map((pair) => `${pair.join('=')}\n`)];
+        const file = join(folder, 'secrets.env');
+        const lines = secrets().map((pair) => `${pair.join('=')}\n`);
         writeFileSync(file, lines.join(''), { mode: 0o600 });
         await cli(['secrets', 'set', `--remote=${ref}`, '--env-file', file]);
       },

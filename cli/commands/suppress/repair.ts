@@ -1,6 +1,8 @@
 /**
- * A one-time repair: notify once listed every address a 5xx refused as 'bounced'. Those it wrote itself (as it marked
- * the journal row failed) from a reply not about the mailbox are taken back, left to send.
+ * A one-time repair: notify once put every address a 5xx refused on the do-not-email list as 'bounced', whatever the
+ * reply said. Those entries it wrote itself (added in the same statement that marked the journal row failed, so at the
+ * same instant) from a reply that was not about the mailbox are taken back, and their addresses left to send. Never an
+ * entry a later command made.
  */
 import type pg from 'pg';
 import { confirm, say } from '../../terminal/terminal.ts';
