@@ -93,7 +93,9 @@ export default defineConfig<{ mockLayer: MockLayer }>({
     },
     {
       // Its devtools inspector gets a port of its own too (wrangler's default, 9229, may be taken).
-      command: `npm run build:e2e && wrangler pages dev build/e2e --ip 127.0.0.1 --port ${PAGES_PORT} --inspector-port ${INSPECTOR_PORT}`,
+      command:
+        `npm run build:e2e && wrangler pages dev build/e2e ` +
+        `--ip 127.0.0.1 --port ${PAGES_PORT} --inspector-port ${INSPECTOR_PORT}`,
       env: {
         VITE_SUPABASE_URL: E2E_SUPABASE_URL,
         VITE_SUPABASE_PUBLISHABLE_KEY: 'e2e-publishable-key',

@@ -17,8 +17,9 @@ test('the production build ships no mock backend', () => {
       .filter((file) => file.endsWith('.html'))
       .map((file) => ({ file, text: inlineTexts(readFileSync(join(dist, file), 'utf8'), 'script').join('\n') })),
   ];
-  for (const { file, text } of code)
+  for (const { file, text } of code) {
     expect(text, file).not.toMatch(/mockServiceWorker|msw|magic addresses|taken@example\.com/i);
+  }
 });
 
 test('every class in the prerendered pages has a rule in the inlined stylesheet', () => {

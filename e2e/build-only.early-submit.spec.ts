@@ -171,7 +171,7 @@ test.describe("on a slow network, before the form's code has arrived", { tag: CH
     await expectRequestsFor(page, waitlistRequests, ['lin@example.com']);
   });
 
-  test("when the form's code fails to arrive, the submit is given back with 'Error', and the next one goes through", async ({
+  test("when the form's code fails to arrive, the submit is given back with 'Error'; the next goes through", async ({
     page,
     waitlistRequests,
   }) => {

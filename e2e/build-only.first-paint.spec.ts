@@ -55,8 +55,9 @@ test('the page loads and the form hydrates without an error, a warning or a layo
   await page.addInitScript(() => {
     const shifts: number[] = ((window as unknown as { shifts: number[] }).shifts = []);
     new PerformanceObserver((list) => {
-      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[])
+      for (const entry of list.getEntries() as (PerformanceEntry & { value: number; hadRecentInput: boolean })[]) {
         if (!entry.hadRecentInput) shifts.push(entry.value);
+      }
     }).observe({ type: 'layout-shift', buffered: true });
   });
   await page.goto('/');

@@ -160,7 +160,7 @@ const everyToast: [ToastMessage, string][] = [
 ];
 
 for (const width of [320, 1280]) {
-  test(`every toast, ${width} px wide: the page's type, marked by kind, read once, within the screen, no axe violation`, async ({
+  test(`every toast at ${width} px: the page's type, marked by kind, read once, on screen, no axe violation`, async ({
     page,
   }) => {
     await page.setViewportSize({ width, height: 800 });
@@ -200,7 +200,7 @@ async function expectReflow(page: Page, width: number) {
 }
 
 for (const width of [320, 640]) {
-  test(`at ${width} CSS px (zoom ${(1280 / width) * 100} % of a 1280 px window) both pages reflow, targets are 24 × 24`, async ({
+  test(`at ${width} CSS px (zoom ${(1280 / width) * 100} % of 1280 px) both pages reflow, targets are 24 × 24`, async ({
     page,
   }) => {
     await page.setViewportSize({ width, height: 640 });

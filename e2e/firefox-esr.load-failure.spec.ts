@@ -31,7 +31,9 @@ const storedItems = (page: Page) => page.evaluate(() => sessionStorage.length);
 test.describe("Firefox ESR: the form's code fails to load", () => {
   test.describe.configure({ mode: 'default', timeout: 90_000 });
   let browser: Browser;
-  test.beforeAll(async () => void (browser = await launchFirefox()));
+  test.beforeAll(async () => {
+    browser = await launchFirefox();
+  });
   test.afterAll(async () => browser?.close());
 
   for (const { what, failing, errorIn } of failingFetches) {

@@ -19,7 +19,9 @@ const formBoxes = (page: Page) => page.evaluate(formBoxesInPage);
 test.describe('Firefox ESR: the form holds still through a submit', () => {
   test.describe.configure({ mode: 'default', timeout: 90_000 });
   let browser: Browser;
-  test.beforeAll(async () => void (browser = await launchFirefox()));
+  test.beforeAll(async () => {
+    browser = await launchFirefox();
+  });
   test.afterAll(async () => browser?.close());
 
   for (const width of STEADY_WIDTHS) {

@@ -12,7 +12,9 @@ import { launchFirefox, openTab, waitForText } from './firefox-esr';
 test.describe('Firefox ESR: the /unsubscribe page', () => {
   test.describe.configure({ mode: 'default', timeout: 60_000 });
   let browser: Browser;
-  test.beforeAll(async () => void (browser = await launchFirefox()));
+  test.beforeAll(async () => {
+    browser = await launchFirefox();
+  });
   test.afterAll(async () => browser?.close());
 
   test('sends nothing when opened; one click POSTs the one-click body with the token', async ({ baseURL }) => {

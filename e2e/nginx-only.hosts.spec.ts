@@ -31,8 +31,9 @@ test('plain HTTP redirects to https on the configured name, with the path and qu
 });
 
 test('any other host name on plain HTTP gets no answer, never a redirect to itself', async () => {
-  for (const host of ['evil.example', `${NGINX_SERVER_NAME}.evil.example`, '127.0.0.1', ''])
+  for (const host of ['evil.example', `${NGINX_SERVER_NAME}.evil.example`, '127.0.0.1', '']) {
     expect(await get('/', host), host).toEqual(NO_ANSWER);
+  }
   // A full URL in the request line names the host too, whatever the Host header says.
   expect(await get('http://evil.example/', NGINX_SERVER_NAME)).toEqual(NO_ANSWER);
 });

@@ -56,9 +56,13 @@ const start = (command: string, args: string[], stdio: 'ignore' | 'pipe' = 'igno
 const firstLine = (stream: NodeJS.ReadableStream) =>
   new Promise<string>((resolve) => stream.once('data', (data: Buffer) => resolve(data.toString().trim())));
 const until = async (what: string, test: () => boolean, timeout = 20_000) => {
-  for (const end = Date.now() + timeout; !test(); await new Promise((r) => setTimeout(r, 100)))
-    if (Date.now() > end)
+  const end = Date.now() + timeout;
+  while (!test()) {
+    if (Date.now() > end) {
       throw new Error(`Not heard within ${timeout} ms: ${what}; last heard: ${said().slice(-8).join(' | ')}`);
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
 };
 
 // A display, a session bus, a silent speech server, then Orca: each ours, each stopped at the end.

@@ -24,7 +24,7 @@ const button = (page: Page) => page.getByRole('button', { name: texts.button });
 // The page's one live region: read as the page's text (a status role is read as "statusbar" by Orca).
 const status = (page: Page) => page.locator(`#${UNSUBSCRIBE_IDS.status}[aria-live="polite"]`);
 
-test('opening the page sends nothing; one click sends the one-click POST with the link’s token, and it says done', async ({
+test('opening the page sends nothing; a click sends the one-click POST with the link’s token, then says done', async ({
   page,
 }) => {
   const posts = await open(page, `#${token}`);

@@ -1,6 +1,6 @@
 /**
- * The first-load budget, checked on a production build: what the
- * landing page fetches before any interaction, gzip-compressed (level 9), against the budgets.
+ * The first-load budget, checked on a production build: what the landing page fetches before any
+ * interaction, gzip-compressed (level 9), against the budgets.
  * Usage: tsx scripts/check-size.ts [dir]   — exits non-zero when over budget.
  */
 import { readFileSync } from 'node:fs';
@@ -20,9 +20,9 @@ const staticImports = (code: string) => [
 
 /**
  * Every file the HTML makes the browser fetch up front (read with the build's HTML parser), and
- * the static imports of those. The
- * form's island and supabase-js wait for the visitor's first interaction and are not counted;
- * the page's inline script is (it is part of index.html, and counted as JavaScript too).
+ * the static imports of those. The form's island and supabase-js wait for the visitor's first
+ * interaction and are not counted; the page's inline script is (it is part of index.html, and
+ * counted as JavaScript too).
  */
 function firstLoad(): string[] {
   const html = readFileSync(join(dir, 'index.html'), 'utf8');
@@ -31,8 +31,9 @@ function firstLoad(): string[] {
   for (const element of elements(html)) {
     const rel = element.tagName === 'script' ? 'script' : element.tagName === 'link' && attribute(element, 'rel');
     const ref = attribute(element, 'src') ?? attribute(element, 'href');
-    if (rel && ['script', 'stylesheet', 'modulepreload', 'icon'].includes(rel) && ref?.startsWith('/'))
+    if (rel && ['script', 'stylesheet', 'modulepreload', 'icon'].includes(rel) && ref?.startsWith('/')) {
       pending.push(ref.slice(1));
+    }
   }
   while (pending.length) {
     const file = pending.pop()!;
@@ -63,10 +64,10 @@ const kb = (bytes: number) => `${(bytes / 1000).toFixed(2)} kB`;
 console.log(`First load of ${dir}/index.html, before any interaction (gzip -9):`);
 for (const row of rows) {
   console.log(`  ${row.file.padEnd(44)} ${kb(row.raw).padStart(10)} raw ${kb(row.gzip).padStart(10)} gzip`);
-  if (row.file === 'index.html')
-    console.log(
-      `    its inline <script>${kb(Buffer.byteLength(inlineScript)).padStart(33)} raw ${kb(gzip(inlineScript)).padStart(10)} gzip`,
-    );
+  if (row.file === 'index.html') {
+    const raw = kb(Buffer.byteLength(inlineScript)).padStart(33);
+    console.log(`    its inline <script>${raw} raw ${kb(gzip(inlineScript)).padStart(10)} gzip`);
+  }
 }
 console.log(`  JavaScript: ${kb(js)} of ${kb(budgets.js)}   everything: ${kb(total)} of ${kb(budgets.total)}`);
 if (js > budgets.js || total > budgets.total) {

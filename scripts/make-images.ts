@@ -85,7 +85,10 @@ const optimised = (png: string) => imageMagick([png, '-strip', '-define', 'png:c
 
 function svgPage(svg: string, size: number): string {
   const source = `data:image/svg+xml;base64,${Buffer.from(svg).toString('base64')}`;
-  return `<!doctype html><style>html,body{margin:0;background:transparent}img{display:block}</style><img src="${source}" width="${size}" height="${size}" alt="">`;
+  return (
+    '<!doctype html><style>html,body{margin:0;background:transparent}img{display:block}</style>' +
+    `<img src="${source}" width="${size}" height="${size}" alt="">`
+  );
 }
 
 /** The social image's template with the site's palette put where it says. */

@@ -9,7 +9,9 @@ export function dropMockWorker(): Plugin {
     name: 'drop-mock-worker',
     apply: 'build',
     applyToEnvironment: (environment) => environment.name === 'client',
-    configResolved: (config) => void (outDir = resolve(config.root, config.build.outDir)),
+    configResolved: (config) => {
+      outDir = resolve(config.root, config.build.outDir);
+    },
     closeBundle: () => rmSync(resolve(outDir, 'mockServiceWorker.js'), { force: true }),
   };
 }

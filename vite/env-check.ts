@@ -29,20 +29,24 @@ const LOOPBACK = ['localhost', '127.0.0.1', '[::1]'];
  * An origin and nothing else (no path, query, credentials, whitespace or quotes), over https,
  * or http on this machine only: the CSP upgrades any other http:// request and it fails.
  */
-function originProblem(name: string, value: string): string | undefined {
+function originProblems(name: string, value?: string): string[] {
+  if (!value) return [];
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    return `${name} is not a URL: ${JSON.stringify(value)}`;
+    return [`${name} is not a URL: ${JSON.stringify(value)}`];
   }
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && LOOPBACK.includes(url.hostname))) {
-    return `${name} must be an https:// URL (http:// only for localhost): ${JSON.stringify(value)}`;
+    return [`${name} must be an https:// URL (http:// only for localhost): ${JSON.stringify(value)}`];
   }
   if (value !== url.origin) {
-    return `${name} must be an origin alone, like ${JSON.stringify(url.origin)} (no path, query, trailing "/", credentials or spaces): ${JSON.stringify(value)}`;
+    return [
+      `${name} must be an origin alone, like ${JSON.stringify(url.origin)} ` +
+        `(no path, query, trailing "/", credentials or spaces): ${JSON.stringify(value)}`,
+    ];
   }
-  return undefined;
+  return [];
 }
 
 /** The roles of the JWT-shaped parts of a value (none when it holds no JWT). */
@@ -74,50 +78,54 @@ function secretProblems(env: Env): string[] {
 
 const isPlaceholder = (value: string) => PLACEHOLDERS.includes(value.trim().replace(/\/+$/, ''));
 
-/**
- * The checks. `build`: a production build, which must reach a real project and name the site;
- * otherwise the dev server, which may run on the mock backend.
- */
-export function checkEnv(env: Env, { build }: { build: boolean }): { problems: string[]; checked: CheckedEnv } {
-  const problems = secretProblems(env);
-  const mocking = env.VITE_API_MOCKING;
-  if (mocking !== undefined && mocking !== '' && mocking !== 'on' && mocking !== 'off') {
-    problems.push(`VITE_API_MOCKING must be "on" or "off" (or unset): ${JSON.stringify(mocking)}`);
-  }
-  const supabaseUrl = supabaseUrlOf(env);
-  const key = publishableKeyOf(env);
-  const needsSupabase = build || mocking === 'off';
-  if (needsSupabase && !supabaseUrl) {
-    const why = build ? 'a production build' : 'VITE_API_MOCKING=off';
-    problems.push(`VITE_SUPABASE_URL is missing (${why} needs a Supabase project)`);
-  }
-  if (needsSupabase && !key) problems.push('VITE_SUPABASE_PUBLISHABLE_KEY (or VITE_SUPABASE_ANON_KEY) is missing');
+/** A switch: "on", "off", or unset. */
+const switchProblems = (name: string, value?: string) =>
+  [undefined, '', 'on', 'off'].includes(value)
+    ? []
+    : [`${name} must be "on" or "off" (or unset): ${JSON.stringify(value)}`];
 
-  const siteUrl = env.VITE_SITE_URL || undefined;
-  if (build && !siteUrl) {
-    problems.push("VITE_SITE_URL is missing: the site's public address, for its canonical link and social cards");
-  }
-  for (const [name, value] of [
-    ['VITE_SUPABASE_URL', supabaseUrl],
-    ['VITE_SITE_URL', siteUrl],
-  ] as const) {
-    const problem = value && originProblem(name, value);
-    if (problem) problems.push(problem);
-  }
-
-  for (const [name, value] of Object.entries(env)) {
-    if (typeof value === 'string' && isPlaceholder(value) && (build || name !== 'VITE_SITE_URL')) {
-      problems.push(`${name} is still the placeholder of .env.example: ${JSON.stringify(value)}`);
+/** What a production build, or the dev server on the real backend (VITE_API_MOCKING=off), cannot start without. */
+function missingProblems(env: Env, build: boolean): string[] {
+  const problems: string[] = [];
+  if (build || env.VITE_API_MOCKING === 'off') {
+    if (!supabaseUrlOf(env)) {
+      const why = build ? 'a production build' : 'VITE_API_MOCKING=off';
+      problems.push(`VITE_SUPABASE_URL is missing (${why} needs a Supabase project)`);
+    }
+    if (!publishableKeyOf(env)) {
+      problems.push('VITE_SUPABASE_PUBLISHABLE_KEY (or VITE_SUPABASE_ANON_KEY) is missing');
     }
   }
-
-  if (build) problems.push(...previewProblems(env));
-
-  const hsts = env.HSTS_PRELOAD;
-  if (hsts !== undefined && hsts !== '' && hsts !== 'on' && hsts !== 'off') {
-    problems.push(`HSTS_PRELOAD must be "on" or "off" (or unset): ${JSON.stringify(hsts)}`);
+  if (build && !env.VITE_SITE_URL) {
+    problems.push("VITE_SITE_URL is missing: the site's public address, for its canonical link and social cards");
   }
-  return { problems, checked: { supabaseUrl, siteUrl, hsts: hsts === 'on' ? 'preload' : 'this-host' } };
+  return problems;
+}
+
+/** The dev server may keep the committed site address; a build may not. */
+const placeholderProblems = (env: Env, build: boolean) =>
+  Object.entries(env)
+    .filter(([name, value]) => typeof value === 'string' && isPlaceholder(value) && (build || name !== 'VITE_SITE_URL'))
+    .map(([name, value]) => `${name} is still the placeholder of .env.example: ${JSON.stringify(value)}`);
+
+/**
+ * The checks, in the order their problems are listed. `build`: a production build, which must
+ * reach a real project and name the site; otherwise the dev server, which may run on the mock backend.
+ */
+export function checkEnv(env: Env, { build }: { build: boolean }): { problems: string[]; checked: CheckedEnv } {
+  const supabaseUrl = supabaseUrlOf(env);
+  const siteUrl = env.VITE_SITE_URL || undefined;
+  const problems = [
+    ...secretProblems(env),
+    ...switchProblems('VITE_API_MOCKING', env.VITE_API_MOCKING),
+    ...missingProblems(env, build),
+    ...originProblems('VITE_SUPABASE_URL', supabaseUrl),
+    ...originProblems('VITE_SITE_URL', siteUrl),
+    ...placeholderProblems(env, build),
+    ...(build ? previewProblems(env) : []),
+    ...switchProblems('HSTS_PRELOAD', env.HSTS_PRELOAD),
+  ];
+  return { problems, checked: { supabaseUrl, siteUrl, hsts: env.HSTS_PRELOAD === 'on' ? 'preload' : 'this-host' } };
 }
 
 /** Stops `vite` and `vite build` at once, with every problem in one message; holds the checked values in `api`. */

@@ -11,10 +11,12 @@ const page = `<!doctype html>
 describe('editHtml', () => {
   it('replaces elements and attribute values in place, leaving every other byte as it was', () => {
     const edited = editHtml(page, (element) => {
-      if (element.tagName === 'link' && attribute(element, 'rel') === 'stylesheet')
+      if (element.tagName === 'link' && attribute(element, 'rel') === 'stylesheet') {
         return { element: '<style>p{}</style>' };
-      if (element.tagName === 'link' && attribute(element, 'rel') === 'icon')
+      }
+      if (element.tagName === 'link' && attribute(element, 'rel') === 'icon') {
         return { attribute: 'href', value: 'data:x' };
+      }
       return undefined;
     });
     expect(edited).toBe(

@@ -45,7 +45,9 @@ function inlineForBuild(): Plugin[] {
     name: 'inline-page-scripts',
     apply: 'build',
     applyToEnvironment: (environment) => environment.name === 'client',
-    configResolved: (resolved) => void (config = resolved),
+    configResolved: (resolved) => {
+      config = resolved;
+    },
     /** Bundles the script of every HTML entry, and makes what each loads a chunk of the client build. */
     async buildStart() {
       const input = this.environment.config.build.rolldownOptions.input;

@@ -28,8 +28,9 @@ export async function bundlePageScript(config: ResolvedConfig, source: string): 
         name: 'page-script-dynamic-imports',
         async resolveDynamicImport(specifier, importer) {
           const resolved = typeof specifier === 'string' ? await this.resolve(specifier, importer) : null;
-          if (!resolved)
+          if (!resolved) {
             throw new Error(`page-script-bundle: cannot resolve import(${String(specifier)}) in ${importer}`);
+          }
           chunks.add(resolved.id);
           return { id: DYNAMIC + resolved.id, external: true };
         },

@@ -1,9 +1,10 @@
 /**
  * Prerendering, as one `vite build`: the server bundle (src/entry-server.tsx, Vite's `ssr`
  * environment) is built first, then the client; while the client's HTML is written, each page
- * is rendered into its `<div id="root">`. index.html holds /, 404.html the not-found page
- * (hosts serve it, with status 404, for unknown paths), unsubscribe.html /unsubscribe. An HTML file at the root that is not a
- * page, or a page whose path shows another route, fails the build. The dev server gets an empty root.
+ * is rendered into its `<div id="root">`. index.html holds /, 404.html the not-found page (hosts
+ * serve it, with status 404, for unknown paths), unsubscribe.html /unsubscribe. An HTML file at the
+ * root that is not a page, or a page whose path shows another route, fails the build. The dev
+ * server gets an empty root.
  */
 import { readdirSync, rmSync } from 'node:fs';
 import { join, resolve } from 'node:path';
@@ -94,11 +95,12 @@ export function prerender(pages = sitePages): Plugin {
       root = config.root;
       if (config.command !== 'build') return;
       const unlisted = readdirSync(root).filter((file) => file.endsWith('.html') && !(file in pages));
-      if (unlisted.length > 0)
+      if (unlisted.length > 0) {
         throw new Error(
           `prerender: ${unlisted.join(', ')} at the root has no page in vite/prerender.ts (pages): ` +
             'give it its path and route there, and the route in src/app/routes.tsx',
         );
+      }
     },
     async buildApp(builder) {
       const serverOutDir = resolve(root, builder.environments.ssr.config.build.outDir);
@@ -130,11 +132,12 @@ export function prerender(pages = sitePages): Plugin {
         if (page === undefined) throw new Error(`prerender: ${path} is not a page (vite/prerender.ts, pages)`);
         if (!api.render) throw new Error('prerender: no server build (run `vite build`)');
         const { page: shown, html } = await api.render(page.path);
-        if (shown !== page.route)
+        if (shown !== page.route) {
           throw new Error(
             `prerender: ${path} renders ${page.path}, which shows the route "${shown}", not its own ` +
               `"${page.route}": add that route to src/app/routes.tsx`,
           );
+        }
         return [
           { tag: 'div', attrs: { id: 'root' }, children: html, injectTo: 'body-prepend' },
           ...paintWholeRoot,

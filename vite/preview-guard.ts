@@ -38,7 +38,8 @@ export function previewProblems(env: Env): string[] {
   if (origin(env.VITE_SUPABASE_URL) === live) {
     return [
       `This is a preview build on ${host}, and VITE_SUPABASE_URL is the live project (PRODUCTION_SUPABASE_URL): ` +
-        "previews must not write into the live list. Give the Preview environment a separate project's VITE_SUPABASE_* variables",
+        'previews must not write into the live list. ' +
+        "Give the Preview environment a separate project's VITE_SUPABASE_* variables",
     ];
   }
   return [];

@@ -137,8 +137,9 @@ export function securityHeadersFiles(): Plugin {
         );
         const inline = inlineElements(pages);
         const env = envCheck?.checked;
-        if (!env?.supabaseUrl || !env.siteUrl)
+        if (!env?.supabaseUrl || !env.siteUrl) {
           throw new Error('security-headers: no Supabase or site URL (vite/env-check.ts runs first)');
+        }
         const headers = securityHeaders({ supabase: env.supabaseUrl, site: env.siteUrl }, inline, env.hsts);
         this.emitFile({ type: 'asset', fileName: '_headers', source: headersFile(headers) });
         nginxLines = nginxSnippet(headers);

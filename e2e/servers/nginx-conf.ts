@@ -52,8 +52,9 @@ function forTest(directive: string, at: TestPlaces): string | undefined {
       return `include ${quoted(file === 'headers.conf' ? at.headers : join(at.shipped, file))};`;
     }
     default:
-      if (DEPLOYMENT.test(directive))
+      if (DEPLOYMENT.test(directive)) {
         throw new Error(`a deployment's name or path the test cannot replace: "${directive}"`);
+      }
       return directive;
   }
 }

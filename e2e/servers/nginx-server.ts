@@ -25,13 +25,15 @@ if (!nginx) throw new Error("nginx is not installed: 'apt-get install -y nginx' 
 if (!existsSync(headers)) throw new Error(`${headers} is missing: build first (npm run build:e2e).`);
 
 const dir = mkdtempSync(join(tmpdir(), 'coming-soon-nginx-'));
-const [cert, key] = [join(dir, 'cert.pem'), join(dir, 'key.pem')];
+const cert = join(dir, 'cert.pem');
+const key = join(dir, 'key.pem');
 // A throwaway RSA certificate: RSA, so that the RSA suites the TLS settings refuse could be chosen.
 execFileSync(
   'openssl',
+  // prettier-ignore
   [
-    ...['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-keyout', key, '-out', cert],
-    ...['-subj', `/CN=${NGINX_SERVER_NAME}`, '-addext', `subjectAltName=DNS:${NGINX_SERVER_NAME}`],
+    'req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '1', '-keyout', key, '-out', cert,
+    '-subj', `/CN=${NGINX_SERVER_NAME}`, '-addext', `subjectAltName=DNS:${NGINX_SERVER_NAME}`,
   ],
   { stdio: 'ignore' },
 );

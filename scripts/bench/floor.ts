@@ -30,8 +30,9 @@ export function floorHtml(html: string): string {
     node = parent && typeof parent === 'object' && 'tagName' in parent ? (parent as Element) : undefined;
   }
   const [htmlElement, body] = chain;
-  if (htmlElement?.tagName !== 'html' || body?.tagName !== 'body')
+  if (htmlElement?.tagName !== 'html' || body?.tagName !== 'body') {
     throw new Error('floor: the <h1> is not inside <html><body>');
+  }
   const head = all.filter(
     (element) =>
       (element.tagName === 'meta' && (attribute(element, 'charset') || attribute(element, 'name') === 'viewport')) ||

@@ -46,7 +46,8 @@ export async function listOf(rows: number, { sealed = true } = {}): Promise<Benc
   );
   await owner.query('vacuum analyze');
   await owner.end();
-  const url = `postgresql://postgres@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
+  const host = encodeURIComponent(info.host);
+  const url = `postgresql://postgres@localhost/${info.database}?host=${host}&port=${info.port}`;
   return { cluster, info, url, keyFile };
 }
 

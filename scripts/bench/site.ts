@@ -115,8 +115,9 @@ async function main() {
       stop();
     }
     const posts = mock.seen.filter((request) => request.startsWith('POST /rest/v1/waiting_list'));
-    if (posts.length !== 1 || !flow.figures.postUrl.startsWith(mock.url))
+    if (posts.length !== 1 || !flow.figures.postUrl.startsWith(mock.url)) {
       throw new Error(`the mock at ${mock.url} got ${posts.length} signups, not 1 (sent to ${flow.figures.postUrl})`);
+    }
     report(page, floor, flow.figures);
   } finally {
     await mock.stop();
@@ -124,7 +125,8 @@ async function main() {
 }
 
 function report(page: Run[], floor: Run[], flow: FlowFigures) {
-  const [median, floorMedian] = [medians(page.map((run) => run.figures)), medians(floor.map((run) => run.figures))];
+  const median = medians(page.map((run) => run.figures));
+  const floorMedian = medians(floor.map((run) => run.figures));
   const lcpRatio = Number((median.lcp / floorMedian.lcp).toFixed(2));
   const dirty = git('status', '--porcelain', '--untracked-files=no') ? '+dirty' : '';
   const summary = { date: new Date().toISOString(), source: git('rev-parse', '--short', 'HEAD') + dirty };
@@ -140,7 +142,8 @@ function report(page: Run[], floor: Run[], flow: FlowFigures) {
   console.log(`\nUser flow (devtools throttling, one key per ${KEY_DELAY_MS} ms, Enter, until the toast):`);
   console.log(`  INP ${flow.inp ?? '–'} ms, TBT ${flow.tbt ?? '–'} ms`);
   console.log(
-    `  Form code: ${flow.codeScripts} scripts, ${(flow.codeBytes / 1024).toFixed(1)} KiB, ${flow.focusToCode ?? '–'} ms after the focus`,
+    `  Form code: ${flow.codeScripts} scripts, ${(flow.codeBytes / 1024).toFixed(1)} KiB, ` +
+      `${flow.focusToCode ?? '–'} ms after the focus`,
   );
   console.log(`  Enter → toast ${flow.enterToToast} ms`);
   console.log(`\nReports: build/bench/*.report.html`);

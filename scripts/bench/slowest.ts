@@ -10,8 +10,7 @@ export function printSlowest(tool: string, files: Timings, count = 10) {
     ['tests', tests],
   ] as const) {
     const slowest = [...rows].sort((a, b) => b.ms - a.ms).slice(0, count);
-    console.log(
-      `\n${tool}, slowest ${what}:\n${slowest.map((row) => `  ${seconds(row.ms).padStart(8)}  ${row.file}`).join('\n')}`,
-    );
+    const lines = slowest.map((row) => `  ${seconds(row.ms).padStart(8)}  ${row.file}`);
+    console.log(`\n${tool}, slowest ${what}:\n${lines.join('\n')}`);
   }
 }

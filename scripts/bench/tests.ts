@@ -1,6 +1,7 @@
 /**
- * npm run bench:tests: the test part of .ci/run phase by phase (`npm test`'s, test:db-push), each one's wall time and the load average around it, whatever failed;
- * the slowest files and tests from Vitest (vitest-timings.ts) and Playwright (its json reporter).
+ * npm run bench:tests: the test part of .ci/run phase by phase (`npm test`'s, test:db-push), each
+ * one's wall time and the load average around it, whatever failed; the slowest files and tests from
+ * Vitest (vitest-timings.ts) and Playwright (its json reporter).
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync, rmSync } from 'node:fs';
@@ -45,16 +46,17 @@ let failed = false;
 const started = Date.now();
 for (const [name, command] of phases) {
   console.log(`\n=== ${name}: ${command}`);
-  const [before, start] = [loadavg()[0], Date.now()];
+  const before = loadavg()[0];
+  const start = Date.now();
   const { status } = spawnSync('bash', ['-c', command], { stdio: 'inherit' });
   failed ||= status !== 0;
   const load = `${before.toFixed(1)} / ${loadavg()[0].toFixed(1)}`;
-  results.push(
-    `${name.padEnd(22)} ${seconds(Date.now() - start).padStart(8)}   ${load.padEnd(14)} ${status ? `FAILED (${status})` : 'ok'}`,
-  );
+  const result = status ? `FAILED (${status})` : 'ok';
+  results.push(`${name.padEnd(22)} ${seconds(Date.now() - start).padStart(8)}   ${load.padEnd(14)} ${result}`);
 }
-if (existsSync(PLAYWRIGHT_JSON))
+if (existsSync(PLAYWRIGHT_JSON)) {
   printSlowest('Playwright', playwrightTimings(JSON.parse(readFileSync(PLAYWRIGHT_JSON, 'utf8'))));
+}
 rmSync(PLAYWRIGHT_JSON, { force: true });
 console.log(`\nPhase                    wall   load before / after  result\n${results.join('\n')}`);
 console.log(`${'total'.padEnd(22)} ${seconds(Date.now() - started).padStart(8)}`);

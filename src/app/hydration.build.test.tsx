@@ -19,7 +19,9 @@ function prerender(path: string): { page: string; html: string } {
 /** The build's server bundle (Vite's `ssr` environment, as vite/prerender.ts builds it), in its own process. */
 beforeAll(() => {
   const script = `const { createBuilder } = await import('vite');
-    const builder = await createBuilder({ mode: 'test', logLevel: 'error', environments: { ssr: { build: { outDir: '${outDir}' } } } });
+    const builder = await createBuilder({
+      mode: 'test', logLevel: 'error', environments: { ssr: { build: { outDir: '${outDir}' } } },
+    });
     await builder.build(builder.environments.ssr);`;
   execFileSync(process.execPath, ['--input-type=module', '-e', script]);
 }, 60_000);

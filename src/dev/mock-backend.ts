@@ -33,7 +33,8 @@ export async function startBackend(): Promise<string | undefined> {
     console.info('Mock list reset to its seed (taken@example.com).');
   }
   console.info(
-    `Backend: mock (MSW). Magic addresses are listed in the README. Empty the mock list: ${location.origin}/?${RESET_MOCK}`,
+    'Backend: mock (MSW). Magic addresses are listed in the README. ' +
+      `Empty the mock list: ${location.origin}/?${RESET_MOCK}`,
   );
   return undefined;
 }

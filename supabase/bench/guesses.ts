@@ -71,8 +71,9 @@ try {
     !rows[0].keyed ||
     !before(secret, address).equals(rows[0].before) ||
     !after(secret, createSecretKey(secret), address).equals(rows[0].after)
-  )
+  ) {
     throw new Error(`The hashes here are not the database's: has private.stretch_hash stopped being ${ROUNDS} rounds?`);
+  }
 } finally {
   await cluster.stop();
 }
@@ -104,7 +105,8 @@ for (let round = 1; round <= ROUNDS_OF_EACH; round += 1) {
 }
 const python = spawnSync('python3', ['--version'], { encoding: 'utf8' }).stdout.trim();
 console.log(
-  `One core, Node ${process.versions.node}, ${python}; each figure ${SECONDS_EACH} s of guesses; ${STORED} stored hashes.`,
+  `One core, Node ${process.versions.node}, ${python}; ` +
+    `each figure ${SECONDS_EACH} s of guesses; ${STORED} stored hashes.`,
 );
 console.table(table);
 console.log(`Guesses that matched a stored hash: ${matched} (the stored hashes are random).`);
@@ -133,5 +135,6 @@ console.log(`  16 KiB messages:  ${Math.round(compressions)} compressions / s (b
 console.log(
   `ESTIMATE, a C guesser on one core at ${perGuess} compressions a guess: ` +
     `${Math.round((2 * calls) / perGuess)} (a library call per hash) to ${Math.round(compressions / perGuess)} ` +
-    `(compressions alone) guesses / s; measured above, Python ${median.get(ways[2].label)}, Node ${median.get(ways[1].label)}.`,
+    `(compressions alone) guesses / s; ` +
+    `measured above, Python ${median.get(ways[2].label)}, Node ${median.get(ways[1].label)}.`,
 );

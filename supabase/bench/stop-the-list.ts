@@ -5,7 +5,7 @@
  * Its own throwaway PostgreSQL (fsync off: requests, not disk, are what is counted), the list
  * sealed as after `waitlist keys init`, 8 connections as PostgREST's. supabase/security.md,
  * "What it takes to stop or read the list", holds the figures; run it on an older commit's
- * migrations (copy this file there) for the "before" column.
+ * migrations (copy this file and attack.ts there) for the "before" column.
  *
  *   npm run bench:stop                 every way
  *   npm run bench:stop -- fill dupes   only those (slot = slot4 + slot48, day, fill, dupes)
@@ -14,113 +14,23 @@
  * db tests do; "minutes" is the wall time at this machine's rate plus, for a day's limits, the
  * slots the per-network limits make the attacker wait through.
  */
-import { performance } from 'node:perf_hooks';
-import { DatabaseError, type Client } from 'pg';
-import { insertEmail, type RequestContext } from '../harness/api-request';
 import { startCluster } from '../harness/cluster';
 import { connect, type ConnectionInfo } from '../harness/database';
 import { createWaitlistDatabase } from '../harness/migrations';
 import { sealList } from '../harness/sealed';
+import { attack, fresh, progress, range, setClock, type Result } from './attack';
 
 const CONNECTIONS = 8;
 const LISTED = 'taken@example.com';
-let tag = 0;
-const fresh = () => `stop-${(tag += 1)}@example.com`;
-let visitors = 0;
 
-type Result = { way: string; stopped: boolean; requests: number; networks: string; seconds: number; note: string };
-const range = (n: number) => Array.from({ length: n }, (_, i) => i);
-
-async function setClock(owner: Client, at: Date) {
-  await owner.query(
-    `create or replace function private.signup_clock() returns timestamptz language sql stable
-     set search_path = '' as $$ select timestamptz '${at.toISOString()}' $$`,
-  );
-  await owner.query(`select private.signup_secret(date_trunc('day', $1::timestamptz, 'UTC'))`, [at.toISOString()]);
-}
-
-/** Sends every request of `batch` over the connections; returns how many got each code. */
-async function send(clients: Client[], batch: { email: string; context: RequestContext }[]) {
-  const codes: Record<string, number> = {};
-  let next = 0;
-  await Promise.all(
-    clients.map(async (client) => {
-      while (next < batch.length) {
-        const { email, context } = batch[next];
-        next += 1;
-        let code = 'added';
-        try {
-          await insertEmail(client, email, context);
-        } catch (error) {
-          if (!(error instanceof DatabaseError)) throw error;
-          code = error.code === 'PGRST' ? (JSON.parse(error.message) as { code: string }).code : (error.code ?? '?');
-        }
-        codes[code] = (codes[code] ?? 0) + 1;
-      }
-    }),
-  );
-  return codes;
-}
-
-/**
- * The share of `count` visitors from networks never seen before (IPv4 addresses and IPv6 /48s, half
- * each) that are refused.
- */
-async function refusedShare(client: Client, count: number): Promise<number> {
-  const batch = range(count).map((i) => {
-    visitors += 1;
-    return {
-      email: fresh(),
-      context: {
-        clientIp:
-          i % 2 ? `100.64.${visitors >> 8}.${visitors & 255}` : `2001:db8:${(0xc000 + visitors).toString(16)}::1`,
-      },
-    };
-  });
-  const codes = await send([client], batch);
-  return 1 - (codes.added ?? 0) / count;
-}
-
-/** What the attack's rounds may look at: whether half of the new visitors are refused yet. */
-const progress = { halfRefused: false };
-
-type Round = { batch: { email: string; context: RequestContext }[]; networks: number; before?: () => Promise<void> };
-
-/**
- * Runs rounds of attack until every one of `visitors` new visitors is refused, or the rounds end;
- * notes when half of them first were.
- */
-async function attack(
-  way: string,
-  clients: Client[],
-  rounds: Iterable<Round>,
-  describe: (networks: number) => string,
-  note: string,
-  visitorsPerCheck = 2,
-): Promise<Result> {
-  let requests = 0;
-  let networks = 0;
-  let half = '';
-  const started = performance.now();
-  let done = false;
-  for (const round of rounds) {
-    await round.before?.();
-    await send(clients, round.batch);
-    requests += round.batch.length;
-    networks += round.networks;
-    const share = await refusedShare(clients[0], visitorsPerCheck);
-    if (share >= 0.5 && !half) {
-      half = `half refused after ${requests} requests, ${describe(networks)}; `;
-      progress.halfRefused = true;
-    }
-    if (share === 1) {
-      done = true;
-      break;
-    }
-  }
-  const seconds = Math.round((performance.now() - started) / 100) / 10;
-  return { way, stopped: done, requests, networks: describe(networks), seconds, note: half + note };
-}
+/** A /48's 3,200 signups, its limit per 10 minutes: 200 (the /64 limit) from each of its first 16 /64s. */
+const signupsFrom48 = (group: number) =>
+  range(3200).map((i) => ({
+    email: fresh(),
+    context: {
+      clientIp: `2001:db8:${group.toString(16)}:${Math.floor(i / 200).toString(16)}::${((i % 200) + 1).toString(16)}`,
+    },
+  }));
 
 /** 'all' per 10 minutes, with signups: IPv4 addresses at 200 each, or IPv6 /48s at 3,200 (16 /64s × 200). */
 function* slotSignups(per: 'ipv4' | 'ipv6/48') {
@@ -128,12 +38,7 @@ function* slotSignups(per: 'ipv4' | 'ipv6/48') {
     const batch =
       per === 'ipv4'
         ? range(200).map(() => ({ email: fresh(), context: { clientIp: `10.${1 + (n >> 8)}.${n & 255}.1` } }))
-        : range(3200).map((i) => ({
-            email: fresh(),
-            context: {
-              clientIp: `2001:db8:${(0x1000 + n).toString(16)}:${Math.floor(i / 200).toString(16)}::${((i % 200) + 1).toString(16)}`,
-            },
-          }));
+        : signupsFrom48(0x1000 + n);
     yield { batch, networks: 1 };
   }
 }
@@ -196,14 +101,7 @@ async function main() {
           yield {
             before: () => setClock(owner, at),
             networks: slot === 0 ? perSlot : 0,
-            batch: range(perSlot).flatMap((n) =>
-              range(3200).map((i) => ({
-                email: fresh(),
-                context: {
-                  clientIp: `2001:db8:${(0x2000 + n).toString(16)}:${Math.floor(i / 200).toString(16)}::${((i % 200) + 1).toString(16)}`,
-                },
-              })),
-            ),
+            batch: range(perSlot).flatMap((n) => signupsFrom48(0x2000 + n)),
           };
         }
       }
@@ -218,7 +116,9 @@ async function main() {
         `select extract(epoch from private.signup_clock() - $1::timestamptz) / 60 as minutes`,
         [start],
       );
-      result.note = `${Math.round(Number(rows[0].minutes)) + 10} min of slots at the least (each /48 3,200 per 10 min), then until 00:00 UTC`;
+      result.note =
+        `${Math.round(Number(rows[0].minutes)) + 10} min of slots at the least (each /48 3,200 per 10 min), ` +
+        'then until 00:00 UTC';
       results.push(result);
     }
 

@@ -84,8 +84,9 @@ try {
       rows[0].hashed_rows !== ROWS ||
       rows[0].sealed_rows !== (sealed ? ROWS : 0) ||
       (rows[0].typed_length ?? 0) !== typed
-    )
+    ) {
       throw new Error(`${name}: the rows are not as the case says.`);
+    }
     const perRow = rows[0].total / ROWS;
     table.push({
       case: `${sealed ? 'sealed' : 'as typed'}, ${length} characters`,
@@ -105,8 +106,9 @@ try {
   );
   console.log(
     `A database without migrations: ${MB(bareSize[0].bytes)} MB; migrated, empty: ${MB(migratedBytes)} MB ` +
-      `(the migrations add ${MB(migratedBytes - bareSize[0].bytes)} MB, of which ${duplicateSequences}). Days to fill: 500 MB less Supabase's own ` +
-      `~60 MB (its docs, not measured here) less what the migrations add, at the limit all's ${perDay} signups a day.`,
+      `(the migrations add ${MB(migratedBytes - bareSize[0].bytes)} MB, of which ${duplicateSequences}). ` +
+      `Days to fill: 500 MB less Supabase's own ~60 MB (its docs, not measured here) less what the migrations add, ` +
+      `at the limit all's ${perDay} signups a day.`,
   );
   console.table(table);
 } finally {

@@ -31,7 +31,10 @@ export type Cluster = {
   logFile: string;
   /** The data directory (gone after stop). */
   dataDir: string;
-  /** Stops the server (`immediate`: as a crash does; `fast`: cleanly, with a shutdown checkpoint) and starts it again. */
+  /**
+   * Stops the server (`immediate`: as a crash does; `fast`: cleanly, with a shutdown checkpoint)
+   * and starts it again.
+   */
   restart(mode: 'immediate' | 'fast', between?: () => Promise<void>): Promise<void>;
   stop(): Promise<void>;
 };
@@ -74,7 +77,8 @@ function serverUser(): { uid: number; gid: number } | undefined {
     return { uid: id('-u'), gid: id('-g') };
   } catch {
     throw new Error(
-      "Running as root, but there is no 'postgres' user to run the server as (apt-get install -y postgresql creates it).",
+      "Running as root, but there is no 'postgres' user to run the server as " +
+        '(apt-get install -y postgresql creates it).',
     );
   }
 }

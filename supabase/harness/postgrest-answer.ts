@@ -2,7 +2,7 @@
  * PostgREST's HTTP answer for a PostgreSQL error (its Error.hs mapping), so the mock can be held to
  * what the real stack would send for the error the real database raised.
  */
-import type { DatabaseError } from 'pg';
+import { DatabaseError } from 'pg';
 import type { PostgrestErrorBody } from '../../mocks/postgrest';
 import type { ApiRole } from './api-request';
 
@@ -64,3 +64,14 @@ export function postgrestAnswer(error: DatabaseError, role: ApiRole = 'anon'): H
 
 /** PostgREST's "return=minimal" success: 201 Created, empty body. */
 export const CREATED: HttpAnswer = { status: 201, body: null };
+
+/** PostgREST's answer to `request` as the database ran it: CREATED, or its error's answer. */
+export async function answerOf(request: Promise<unknown>, role: ApiRole = 'anon'): Promise<HttpAnswer> {
+  try {
+    await request;
+    return CREATED;
+  } catch (error) {
+    if (error instanceof DatabaseError) return postgrestAnswer(error, role);
+    throw error;
+  }
+}

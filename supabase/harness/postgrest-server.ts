@@ -11,7 +11,7 @@ import type { AddressInfo } from 'node:net';
 import { text } from 'node:stream/consumers';
 import { DatabaseError, type Client } from 'pg';
 import { apiRequest, POSTGREST_INSERT } from './api-request';
-import { CREATED, postgrestAnswer, type HttpAnswer } from './postgrest-answer';
+import { answerOf, postgrestAnswer, type HttpAnswer } from './postgrest-answer';
 
 export type Behaviour = 'database' | 'silent';
 
@@ -41,18 +41,13 @@ function requestHeaders(request: IncomingMessage): Record<string, string> {
 /** `api` is logged in as PostgREST logs in (authenticator); requests take turns on it. */
 export async function startPostgrest(api: Client, key: string): Promise<PostgrestServer> {
   let turn: Promise<unknown> = Promise.resolve();
-  const insert = async (request: IncomingMessage, body: string): Promise<HttpAnswer> => {
-    try {
-      await apiRequest(api, POSTGREST_INSERT, [body], {
+  const insert = (request: IncomingMessage, body: string) =>
+    answerOf(
+      apiRequest(api, POSTGREST_INSERT, [body], {
         clientIp: request.socket.remoteAddress ?? null,
         headers: requestHeaders(request),
-      });
-      return CREATED;
-    } catch (error) {
-      if (error instanceof DatabaseError) return postgrestAnswer(error, 'anon');
-      throw error;
-    }
-  };
+      }),
+    );
   /** GET /rest/v1/waiting_list?select=*&limit=n: PostgREST's read, as the key's role, the rows as a JSON array. */
   const read = async (request: IncomingMessage, limit: number): Promise<HttpAnswer | Answer> => {
     try {

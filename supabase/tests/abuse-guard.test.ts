@@ -1,4 +1,4 @@
-import { DatabaseError, type Client } from 'pg';
+import { DatabaseError } from 'pg';
 import { describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
 import { enterRequest, insertEmail, refusal, type RequestContext } from '../harness/api-request';
@@ -10,14 +10,11 @@ import { useDatabase } from './use-database';
 const db = useDatabase();
 
 let tag = 0;
-/** Signs up `count` new addresses, one request each, all from `context`. */
-async function signUps(count: number, context: RequestContext, client: Client = db.api) {
-  for (let i = 0; i < count; i += 1) {
-    tag += 1;
-    await insertEmail(client, `guard-${tag}@example.com`, context);
-  }
-}
 const nextEmail = () => `guard-${(tag += 1)}@example.com`;
+/** Signs up `count` new addresses, one request each, all from `context`. */
+async function signUps(count: number, context: RequestContext) {
+  for (let i = 0; i < count; i += 1) await insertEmail(db.api, nextEmail(), context);
+}
 
 function expectOverLimit(error: DatabaseError) {
   expect(error.code).toBe('PGRST');
@@ -37,14 +34,14 @@ const listCount = async () => (await db.owner.query('select count(*)::int as n f
 restoreGuardAfterEach(db);
 
 describe('the abuse guard: limits are data', () => {
-  it('ships 200 per 10 minutes and 1,000 per UTC day per network, 10,000 per 10 minutes without an address', async () => {
+  it('ships 200 per 10 minutes and 1,000 per UTC day a network; 10,000 per 10 minutes with no address', async () => {
     const { rows } = await db.owner.query(
       'select scope, per_10_minutes, per_day from private.signup_limits order by scope',
     );
     expect(rows).toEqual(SHIPPED_LIMITS);
   });
 
-  it('admits 200 from one address in 10 minutes (shipped default), refuses the 201st, still admits another address', async () => {
+  it('admits 200 from one address in 10 minutes (shipped), refuses the 201st, admits another address', async () => {
     await setClock(db.owner, '2099-01-01T10:00:00Z');
     const office = { clientIp: '203.0.113.7' };
     await signUps(1, office);
@@ -57,7 +54,7 @@ describe('the abuse guard: limits are data', () => {
     expect(await countsOf(db.owner, '203.0.113.7/32')).toEqual({ tenMinutes: 200, day: 200 });
   });
 
-  it('admits 200 again in the next 10-minute slot, and refuses the 1,001st of the UTC day (shipped defaults)', async () => {
+  it('admits 200 again in the next 10-minute slot, refuses the 1,001st of the UTC day (shipped limits)', async () => {
     const office = { clientIp: '198.51.100.20' };
     // Four full slots (23:00 to 23:30), as 800 signups would have left them.
     await setClock(db.owner, '2099-01-02T23:30:00Z');
@@ -167,7 +164,7 @@ describe('the abuse guard: which network a request counts against', () => {
     },
   );
 
-  it('puts requests without request.headers, or without an address in them, in the unknown bucket too; refuses unreadable ones', async () => {
+  it('counts requests with no request.headers or no address in them as unknown; refuses unreadable ones', async () => {
     await setClock(db.owner, '2099-01-09T10:00:00Z');
     const insertWith = async (headers: string | null) => {
       await db.api.query('begin');
@@ -187,7 +184,7 @@ describe('the abuse guard: which network a request counts against', () => {
     expect(await countsOf(db.owner, 'unknown')).toEqual({ tenMinutes: 4, day: 4 });
   });
 
-  it('never limits the unknown bucket below 10,000 per 10 minutes (shipped default): the 201st passes, the 10,001st does not', async () => {
+  it('gives unknown 10,000 per 10 minutes (shipped), not 200: the 201st passes, the 10,001st does not', async () => {
     await setClock(db.owner, '2099-01-10T10:00:00Z');
     const crowd = { clientIp: null };
     await setCounts(db.owner, 'unknown', { tenMinutes: 200, day: 200 }); // all any one network may send
@@ -204,8 +201,7 @@ describe('the abuse guard under concurrency', () => {
   const EACH = 10;
 
   async function race(isolation: 'read committed' | 'repeatable read' | 'serializable', retry: boolean) {
-    const info = db.info;
-    const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(info, 'authenticator')));
+    const clients = await Promise.all(Array.from({ length: CONNECTIONS }, () => connect(db.info, 'authenticator')));
     const context: RequestContext = { clientIp: '203.0.113.80', isolation };
     const outcomes = { admitted: 0, overLimit: 0, serialization: 0 };
     try {
@@ -250,8 +246,9 @@ describe('the abuse guard under concurrency', () => {
         tenMinutes: outcomes.admitted,
         day: outcomes.admitted,
       });
-      if (isolation === 'read committed')
+      if (isolation === 'read committed') {
         expect(outcomes).toEqual({ admitted: LIMIT, overLimit: CONNECTIONS * EACH - LIMIT, serialization: 0 });
+      }
     },
   );
 
@@ -292,7 +289,8 @@ describe('the abuse guard: what it keeps', () => {
       'signup_secrets.secret bytea',
     ]);
     const { rows } = await db.owner.query(
-      `select encode(network, 'hex') as network, slot_start, slot_end from private.signup_counts where slot_start >= '2099-01-13'`,
+      `select encode(network, 'hex') as network, slot_start, slot_end from private.signup_counts
+       where slot_start >= '2099-01-13'`,
     );
     // The 10-minute slot and the day, for 203.0.113.77, 2001:db8:77::/48, its /64 and the 'all' shard.
     expect(rows).toHaveLength(8);
@@ -323,7 +321,8 @@ describe('the abuse guard: what it keeps', () => {
       (
         await db.owner.query(
           `select count(*)::int as n from private.signup_addresses
-           where address_hash in (private.address_hash('import-1@example.com'), private.address_hash('import-2@example.com'))`,
+           where address_hash in
+             (private.address_hash('import-1@example.com'), private.address_hash('import-2@example.com'))`,
         )
       ).rows[0].n,
     ).toBe(2);

@@ -33,7 +33,8 @@ export const lints: Record<string, string> = {
     select n.nspname || '.' || c.relname as object
     from pg_catalog.pg_class c join pg_catalog.pg_namespace n on n.oid = c.relnamespace
     where c.relkind = 'v' and ${EXPOSED} and ${NOT_FROM_EXTENSION}
-      and not coalesce(c.reloptions, '{}') && array['security_invoker=true', 'security_invoker=on', 'security_invoker=1']`,
+      and not coalesce(c.reloptions, '{}')
+        && array['security_invoker=true', 'security_invoker=on', 'security_invoker=1']`,
   // 0016: a materialized view has no RLS at all.
   materialized_view_in_api: `
     select n.nspname || '.' || c.relname as object

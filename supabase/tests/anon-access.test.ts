@@ -96,7 +96,8 @@ describe('schema private, every object in it', () => {
 
   it.each(API_ROLES)('%s has no privilege on the schema itself', async (role) => {
     const { rows } = await db.owner.query(
-      `select has_schema_privilege($1, 'private', 'USAGE') as usage, has_schema_privilege($1, 'private', 'CREATE') as create`,
+      `select has_schema_privilege($1, 'private', 'USAGE') as usage,
+              has_schema_privilege($1, 'private', 'CREATE') as create`,
       [role],
     );
     expect(rows).toEqual([{ usage: false, create: false }]);
@@ -108,7 +109,8 @@ describe('schema private, every object in it', () => {
       const { rows } = await db.owner.query(
         `select c.relname, p.privilege
        from pg_class c
-       cross join unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER']) as p(privilege)
+       cross join unnest(array['SELECT', 'INSERT', 'UPDATE', 'DELETE', 'TRUNCATE', 'REFERENCES', 'TRIGGER'])
+         as p(privilege)
        where c.relnamespace = 'private'::regnamespace and c.relkind in ('r', 'p', 'v', 'm', 'f')
          and (has_table_privilege($1, c.oid, p.privilege)
               -- A column grant (like INSERT (email) on the list) leaves the table privilege false.
@@ -159,8 +161,9 @@ describe('schema private, every object in it', () => {
     });
 
     it('cannot read any table or view of the schema, nor call its functions (42501)', async () => {
-      for (const { name } of relations())
+      for (const { name } of relations()) {
         expect(await refusal(asRole(`select * from private.${name} limit 1`)), name).toMatchObject(SCHEMA_DENIED);
+      }
       expect(await refusal(asRole(`select private.address_hash('a@b.co')`))).toMatchObject(SCHEMA_DENIED);
       expect(await refusal(asRole(`select private.email_format_ok('a@b.co')`))).toMatchObject(SCHEMA_DENIED);
       expect(await refusal(asRole('select private.forget_expired_signups()'))).toMatchObject(SCHEMA_DENIED);

@@ -1,14 +1,14 @@
 /**
  * The baseline and the chain it replaced: a database migrated with the chain of 2026-11-26 and
- * sealed, moved by `waitlist baseline`'s transaction (cli/commands/baseline.ts: the clean-up, then every
- * baseline file), then given the later migrations as `supabase db push` gives them (its owner key held
- * twice before the holders became one row per key), has exactly the
- * schema of a fresh database, and keeps its list. Compared in full:
- * `pg_dump --schema-only` of both (tables, columns, constraints, indexes, functions, triggers,
- * policies, grants and every COMMENT ON), normalised only as supabase/schema.sql is (the per-dump
- * `\restrict` key and the server's minor version: harness/schema.ts), plus what that dump leaves
- * out: the guard's numbered counter sequences, the pg_cron jobs and the roles' settings. Each database on a server of its own, so each has
- * pg_cron (it runs in one database per server).
+ * sealed, moved by `waitlist baseline`'s transaction (cli/commands/baseline.ts: the clean-up, then
+ * every baseline file), then given the later migrations as `supabase db push` gives them (its owner
+ * key held twice before the holders became one row per key), has exactly the schema of a fresh
+ * database, and keeps its list. Compared in full: `pg_dump --schema-only` of both (tables, columns,
+ * constraints, indexes, functions, triggers, policies, grants and every COMMENT ON), normalised only
+ * as supabase/schema.sql is (the per-dump `\restrict` key and the server's minor version:
+ * harness/schema.ts), plus what that dump leaves out: the guard's numbered counter sequences, the
+ * pg_cron jobs and the roles' settings. Each database on a server of its own, so each has pg_cron
+ * (it runs in one database per server).
  */
 import { basename } from 'node:path';
 import * as openpgp from 'openpgp';
@@ -61,7 +61,8 @@ async function holdTwice(owner: Client, ownerKey: string): Promise<void> {
     [rows[0].id],
   );
   await owner.query(
-    `delete from private.wrapped_hour_keys where holder_id <> $1 and hour_key_id = (select min(id) from private.hour_keys)`,
+    `delete from private.wrapped_hour_keys
+     where holder_id <> $1 and hour_key_id = (select min(id) from private.hour_keys)`,
     [rows[0].id],
   );
 }

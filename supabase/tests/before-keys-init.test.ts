@@ -64,7 +64,10 @@ async function deployedBeforeSealing(info: ConnectionInfo, addresses: string[]):
   await withClient(info, 'postgres', (owner) => owner.query('analyze'));
 }
 
-/** `supabase db push` of the later migrations, the move, `db push` of the files after the baseline, ANALYZE again, then `keys init` as the owner runs it. */
+/**
+ * `supabase db push` of the later migrations, the move, `db push` of the files after the baseline,
+ * ANALYZE again, then `keys init` as the owner runs it.
+ */
 async function pushedAndSealed(info: ConnectionInfo) {
   await migrate(info, { files: CHAIN_2026_11_26.slice(SEALED), seed: false });
   const owner = await connect(info, 'postgres');
@@ -161,7 +164,7 @@ describe('the addresses stored before keys init', () => {
     expect(texts.filter((text) => text.includes('typed.in.do@example.com'))).toHaveLength(1);
   });
 
-  it('pg_wal/ holds them until its files are recycled and written over; the owner may count them, not hurry it', async () => {
+  it('pg_wal/ keeps them until its files are recycled and overwritten; the owner may count, not hurry it', async () => {
     const found = () => addressesIn(walFiles(), PRE_INIT);
     const count = (files: ReturnType<typeof found>) => new Set(files.flatMap((file) => file.addresses)).size;
     const round = async () => {

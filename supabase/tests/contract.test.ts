@@ -3,7 +3,6 @@
  * out, the real database's error (raised as anon) goes through PostgREST's mapping, and the MSW
  * handler must give the same status and body.
  */
-import { DatabaseError } from 'pg';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { allowedOrigins, magicAddresses } from '../../mocks/handlers';
 import { server } from '../../mocks/node';
@@ -11,7 +10,7 @@ import { answers } from '../../mocks/postgrest';
 import { waitlistStore } from '../../mocks/waitlist-store';
 import { apiRequest, enterRequest, insertEmail } from '../harness/api-request';
 import { restoreClock, restoreShippedLimits, setClock, setLimit } from './guard';
-import { CREATED, postgrestAnswer, type HttpAnswer } from '../harness/postgrest-answer';
+import { answerOf, CREATED, type HttpAnswer } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();
@@ -37,17 +36,6 @@ async function mockAnswer(email: string | null, origin?: string, headers = {}): 
   });
   const text = await response.text();
   return { status: response.status, body: text === '' ? null : JSON.parse(text) };
-}
-
-/** What PostgREST would answer for the real database's outcome. */
-async function realAnswer(request: Promise<unknown>): Promise<HttpAnswer> {
-  try {
-    await request;
-    return CREATED;
-  } catch (error) {
-    if (error instanceof DatabaseError) return postgrestAnswer(error, 'anon');
-    throw error;
-  }
 }
 
 /** The real policy refusing a row: a grant wide enough to try backdating, inside a rolled-back transaction. */
@@ -79,6 +67,7 @@ async function signUpOverTheLimit(email: string) {
 }
 
 const long255 = `${'a'.repeat(243)}@example.com`;
+const insert = (email: string | null) => insertEmail(db.api, email);
 
 const situations: {
   name: string;
@@ -86,27 +75,17 @@ const situations: {
   expected: HttpAnswer;
   real: (email: string | null) => Promise<unknown>;
 }[] = [
-  { name: 'added', email: 'contract-new@example.com', expected: CREATED, real: (email) => insertEmail(db.api, email) },
-  {
-    name: 'duplicate (other case)',
-    email: 'Taken@Example.COM',
-    expected: answers.duplicate,
-    real: (email) => insertEmail(db.api, email),
-  },
-  {
-    name: 'refused shape',
-    email: 'ada@example',
-    expected: answers.badFormat,
-    real: (email) => insertEmail(db.api, email),
-  },
-  { name: 'refused length', email: long255, expected: answers.tooLong, real: (email) => insertEmail(db.api, email) },
+  { name: 'added', email: 'contract-new@example.com', expected: CREATED, real: insert },
+  { name: 'duplicate (other case)', email: 'Taken@Example.COM', expected: answers.duplicate, real: insert },
+  { name: 'refused shape', email: 'ada@example', expected: answers.badFormat, real: insert },
+  { name: 'refused length', email: long255, expected: answers.tooLong, real: insert },
   {
     name: 'refused shape and length: the shape is named',
     email: 'a'.repeat(300),
     expected: answers.badFormat,
-    real: (email) => insertEmail(db.api, email),
+    real: insert,
   },
-  { name: 'refused: no email', email: null, expected: answers.nullEmail, real: (email) => insertEmail(db.api, email) },
+  { name: 'refused: no email', email: null, expected: answers.nullEmail, real: insert },
   {
     name: 'refused by policy',
     email: magicAddresses.denied,
@@ -123,7 +102,7 @@ const situations: {
 
 describe('the mock answers as Supabase does', () => {
   it.each(situations)('$name', async ({ email, expected, real }) => {
-    const actual = await realAnswer(real(email));
+    const actual = await answerOf(real(email));
     expect(actual).toEqual(expected);
     expect(await mockAnswer(email)).toEqual(actual);
   });
@@ -145,7 +124,7 @@ describe('the mock answers a page on another website as Supabase does', () => {
     ["the site's own origin signs up", SITE, 'contract-own-site@example.com', CREATED],
     ['no Origin (a server) signs up', undefined, 'contract-no-origin@example.com', CREATED],
   ])('%s', async (_, origin, email, expected) => {
-    const actual = await realAnswer(insertEmail(db.api, email, { headers: origin ? { origin } : {} }));
+    const actual = await answerOf(insertEmail(db.api, email, { headers: origin ? { origin } : {} }));
     expect(actual).toEqual(expected);
     expect(await mockAnswer(email, origin)).toEqual(actual);
   });
@@ -154,7 +133,7 @@ describe('the mock answers a page on another website as Supabase does', () => {
 describe('headers the database cannot read (an escaped NUL in request.headers)', () => {
   it('get 400 PT400, the answer the mock names; no browser can send one to the mock', async () => {
     const headers = { 'x-anything': '\u0000' };
-    const actual = await realAnswer(insertEmail(db.api, 'contract-nul@example.com', { headers }));
+    const actual = await answerOf(insertEmail(db.api, 'contract-nul@example.com', { headers }));
     expect(actual).toEqual(answers.unreadableHeaders);
     // The Fetch standard forbids a NUL in a header value: the request never leaves the page.
     await expect(mockAnswer('contract-nul@example.com', undefined, headers)).rejects.toThrow(TypeError);
@@ -163,9 +142,7 @@ describe('headers the database cannot read (an escaped NUL in request.headers)',
 
 describe('a read of the list with the public key', () => {
   it('is refused with 401 42501, by the real stack and by the mock', async () => {
-    const actual = await realAnswer(
-      apiRequest(db.api, 'select * from public.waiting_list limit 1', [], { keep: false }),
-    );
+    const actual = await answerOf(apiRequest(db.api, 'select * from public.waiting_list limit 1', [], { keep: false }));
     expect(actual).toEqual(answers.readDenied);
     const response = await fetch(`${MOCK_URL}?select=*&limit=1`, { headers: { apikey: 'mock-publishable-key' } });
     expect({ status: response.status, body: await response.json() }).toEqual(actual);

@@ -4,23 +4,16 @@
  */
 import { describe, expect, it } from 'vitest';
 import { answers } from '../../mocks/postgrest';
-import { insertEmail, refusal, type RequestContext } from '../harness/api-request';
+import { insertEmail, type RequestContext } from '../harness/api-request';
 import { restoreGuardAfterEach, setClock, setLimit } from './guard';
-import { postgrestAnswer } from '../harness/postgrest-answer';
+import { answerOf, CREATED } from '../harness/postgrest-answer';
 import { useDatabase } from './use-database';
 
 const db = useDatabase();
 const LISTED = 'taken@example.com';
 let tag = 0;
 const email = () => `dup-quota-${(tag += 1)}@example.com`;
-const answer = async (address: string, context: RequestContext) => {
-  try {
-    await insertEmail(db.api, address, context);
-    return 'added';
-  } catch (error) {
-    return postgrestAnswer(await refusal(Promise.reject(error)));
-  }
-};
+const answer = (address: string, context: RequestContext) => answerOf(insertEmail(db.api, address, context));
 
 restoreGuardAfterEach(db);
 
@@ -29,7 +22,7 @@ describe('duplicate attempts', () => {
     await setClock(db.owner, '2099-06-01T10:00:00Z');
     await setLimit(db.owner, 'ipv4', 'per_10_minutes', 3);
     const prober = { clientIp: '203.0.113.170' };
-    expect(await answer(email(), prober)).toBe('added');
+    expect(await answer(email(), prober)).toEqual(CREATED);
     expect(await answer(LISTED, prober)).toEqual(answers.duplicate);
     expect(await answer(LISTED.toUpperCase(), prober)).toEqual(answers.duplicate);
     expect(await answer(LISTED, prober)).toEqual(answers.overSignupLimit);
@@ -48,7 +41,7 @@ describe('duplicate attempts', () => {
     await setClock(db.owner, '2099-06-02T15:00:00Z');
     expect(await answer(LISTED, { clientIp: '2001:db8:dd:2::1' })).toEqual(answers.duplicate);
     expect(await answer(email(), { clientIp: '2001:db8:dd:3::1' })).toEqual(answers.overSignupLimit);
-    expect(await answer(email(), { clientIp: '2001:db8:ee:3::1' })).toBe('added');
+    expect(await answer(email(), { clientIp: '2001:db8:ee:3::1' })).toEqual(CREATED);
   });
 
   it('are refused (429), not free, on a day whose secret the upkeep job has not prepared', async () => {
@@ -56,7 +49,7 @@ describe('duplicate attempts', () => {
     await db.owner.query(`delete from private.signup_secrets where day_start = '2099-06-04T00:00:00Z'`);
     const network = { clientIp: '203.0.113.172' };
     expect(await answer(LISTED, network)).toEqual(answers.overSignupLimit);
-    expect(await answer(email(), network)).toBe('added'); // a signup commits the day's secret
+    expect(await answer(email(), network)).toEqual(CREATED); // a signup commits the day's secret
     expect(await answer(LISTED, network)).toEqual(answers.duplicate);
   });
 });

@@ -32,7 +32,6 @@ export async function restoreShippedLimits(owner: Client) {
   }
 }
 
-/** Stops the guard's clock at `at` (an ISO time far in the future, so pg_cron's cleanup leaves its counters alone). */
 /** After each test of the file, the shipped limits and the real clock again. */
 export const restoreGuardAfterEach = (db: { owner: Client }) =>
   afterEach(async () => {
@@ -40,6 +39,10 @@ export const restoreGuardAfterEach = (db: { owner: Client }) =>
     await restoreClock(db.owner);
   });
 
+/**
+ * Stops the guard's clock at `at` (an ISO time far in the future, so pg_cron's cleanup leaves its
+ * counters alone).
+ */
 export async function setClock(owner: Client, at: string) {
   await owner.query(
     `create or replace function private.signup_clock() returns timestamptz language sql stable
@@ -52,7 +55,8 @@ export async function setClock(owner: Client, at: string) {
 /** Back to the request's own time, and away with what the stopped clock counted. */
 export async function restoreClock(owner: Client) {
   await owner.query(
-    `create or replace function private.signup_clock() returns timestamptz language sql stable set search_path = '' as $$ select now() $$`,
+    `create or replace function private.signup_clock() returns timestamptz language sql stable
+     set search_path = '' as $$ select now() $$`,
   );
   await owner.query(`delete from private.signup_counts where slot_end > now() + interval '1 day'`);
   await owner.query(`delete from private.signup_secrets where day_end > now() + interval '1 day'`);
@@ -63,7 +67,8 @@ export async function countsOf(owner: Client, network: string) {
   const { rows } = await owner.query(
     `select extract(epoch from slot_end - slot_start)::int as seconds, signups
      from private.signup_counts
-     where network = private.network_hash($1) and private.signup_clock() >= slot_start and private.signup_clock() < slot_end`,
+     where network = private.network_hash($1)
+       and private.signup_clock() >= slot_start and private.signup_clock() < slot_end`,
     [network],
   );
   return {
@@ -80,7 +85,9 @@ export async function setCounts(owner: Client, network: string, counts: { tenMin
   await owner.query(
     `with clock as (select private.signup_clock() as at),
      windows as (
-       select date_bin('10 minutes', at, timestamptz '2000-01-01 00:00:00+00') as start, interval '10 minutes' as length, $2::int as n from clock
+       select date_bin('10 minutes', at, timestamptz '2000-01-01 00:00:00+00') as start,
+              interval '10 minutes' as length, $2::int as n
+       from clock
        union all select date_trunc('day', at, 'UTC'), interval '24 hours', $3::int from clock)
      insert into private.signup_counts as c (network, slot_start, slot_end, signups)
      select private.network_hash($1), start, start + length, n from windows

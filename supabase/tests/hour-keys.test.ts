@@ -49,7 +49,7 @@ describe('hourly keys', () => {
     expect(rows.map((row) => row.hour.getUTCHours()).slice(-5)).toEqual([3, 3, 3, 4, 4]);
   });
 
-  it('are never used once their wrapped copy is gone: a list started over in the hour seals under a new key', async () => {
+  it('are never used once their wrapped copy is gone: a list restarted in the hour seals under a new key', async () => {
     await setSealClock(db.owner, at(7));
     await db.owner.query(`insert into public.waiting_list (email) values ('seven@example.com')`);
     const hourKeyOf = async (email: string) =>

@@ -51,8 +51,9 @@ afterAll(async () => {
 
 describe('once the quota is spent', () => {
   it('a listed and an unlisted address get the same 429 and never look at the address hashes', async () => {
-    for (const email of [LISTED, UNLISTED])
+    for (const email of [LISTED, UNLISTED]) {
       expect(await probe(db.api, email), email).toEqual({ answer: answers.overSignupLimit, keyScans: 0 });
+    }
   });
 
   it('a listed address does not wait for the duplicates’ advisory lock while another request holds it', async () => {
@@ -62,8 +63,9 @@ describe('once the quota is spent', () => {
       await holder.query(`select pg_advisory_xact_lock(hashtext('waitlist duplicates'))`);
       // Any wait for that lock would end in 55P03 (lock timeout): the lock is held throughout.
       const limited = `select set_config('lock_timeout', '200ms', true)`;
-      for (const email of [LISTED, UNLISTED])
+      for (const email of [LISTED, UNLISTED]) {
         expect((await probe(db.api, email, limited)).answer, email).toEqual(answers.overSignupLimit);
+      }
     } finally {
       await holder.query('rollback');
       await holder.end();

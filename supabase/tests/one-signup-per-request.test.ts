@@ -2,12 +2,11 @@
  * A request reveals no more than the product's own answer for the one address it adds: an array
  * cannot probe whether an address is listed, and a single listed address still gets 409 / 23505.
  */
-import { DatabaseError } from 'pg';
 import { describe, expect, it } from 'vitest';
 import { answers, constraintNames } from '../../mocks/postgrest';
 import { apiRequest, insertEmail, POSTGREST_INSERT, type ApiRole } from '../harness/api-request';
 import { countsOf, restoreClock, setClock } from './guard';
-import { postgrestAnswer, type HttpAnswer } from '../harness/postgrest-answer';
+import { answerOf, CREATED, type HttpAnswer } from '../harness/postgrest-answer';
 import { storedAs } from '../harness/sealed';
 import { useDatabase } from './use-database';
 import { sharedOwnerKey } from './shared-server';
@@ -21,15 +20,8 @@ const ONE_PER_REQUEST: HttpAnswer = {
 };
 
 /** What PostgREST would answer to POST /waiting_list with this JSON body. */
-async function answerTo(body: unknown, role: ApiRole = 'anon', clientIp = '203.0.113.200'): Promise<HttpAnswer> {
-  try {
-    await apiRequest(db.api, POSTGREST_INSERT, [JSON.stringify(body)], { role, clientIp });
-    return { status: 201, body: null };
-  } catch (error) {
-    if (error instanceof DatabaseError) return postgrestAnswer(error, role);
-    throw error;
-  }
-}
+const answerTo = (body: unknown, role: ApiRole = 'anon', clientIp = '203.0.113.200') =>
+  answerOf(apiRequest(db.api, POSTGREST_INSERT, [JSON.stringify(body)], { role, clientIp }), role);
 
 /** Signups of this address in any letter case (found by its address hash: the list is sealed). */
 const listed = async (email: string) =>
@@ -84,7 +76,7 @@ describe.each<ApiRole>(['anon', 'authenticated'])('an array posted as %s', (role
   });
 
   it('an array of one new address is a signup', async () => {
-    expect(await answerTo([{ email: `${role}-single-array@example.com` }], role)).toEqual({ status: 201, body: null });
+    expect(await answerTo([{ email: `${role}-single-array@example.com` }], role)).toEqual(CREATED);
   });
 });
 

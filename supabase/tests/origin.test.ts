@@ -27,7 +27,7 @@ describe('the allowed origins', () => {
     for (const origin of [SITE, 'https://evil.example', 'null', undefined]) await from(origin);
   });
 
-  it("once set, admit the site's own pages and requests without Origin, and refuse every other page with 403 PT403", async () => {
+  it("once set, admit the site's own pages and requests without Origin; refuse other pages, 403 PT403", async () => {
     await setClock(db.owner, '2099-04-01T10:00:00Z');
     await db.owner.query(`insert into private.allowed_origins values ('https://coming-soon.example')`);
     await from(SITE);
@@ -81,8 +81,9 @@ describe('the allowed origins', () => {
         message: `'${origin}' names the default port, which browsers leave out: store '${stored}'.`,
       });
     }
-    for (const origin of ['https://xn--bcher-kva.example', 'https://example.com:8443', 'http://example.com:443'])
+    for (const origin of ['https://xn--bcher-kva.example', 'https://example.com:8443', 'http://example.com:443']) {
       await db.owner.query('insert into private.allowed_origins values ($1)', [origin]);
+    }
     await from('https://xn--bcher-kva.example');
   });
 });

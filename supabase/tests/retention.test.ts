@@ -13,10 +13,12 @@ const db = useDatabase({ pgCron: true });
 
 describe('retention of the abuse guard counters', () => {
   it('schedules private.forget_expired_signups() every minute with pg_cron, whose scheduler runs', async () => {
-    if (!sharedDatabase().cron)
+    if (!sharedDatabase().cron) {
       throw new Error('pg_cron is not installed: apt-get install -y postgresql-<major>-cron (CI installs it).');
+    }
     const { rows: jobs } = await db.owner.query(
-      `select jobname, schedule, command, database, username, active from cron.job where jobname = 'waitlist-signup-guard-upkeep'`,
+      `select jobname, schedule, command, database, username, active from cron.job
+       where jobname = 'waitlist-signup-guard-upkeep'`,
     );
     expect(jobs).toEqual([
       {
@@ -52,7 +54,8 @@ describe('retention of the abuse guard counters', () => {
     );
     await db.owner.query(jobs[0].command); // as the job runs it: same command, same role
     const left = await db.owner.query(
-      `select encode(network, 'hex') as n from private.signup_counts where network in ('\\x01', '\\x02', '\\x03', '\\x04') order by 1`,
+      `select encode(network, 'hex') as n from private.signup_counts
+       where network in ('\\x01', '\\x02', '\\x03', '\\x04') order by 1`,
     );
     expect(left.rows.map((row) => row.n)).toEqual(['03', '04']);
     const secrets = await db.owner.query(
@@ -96,7 +99,7 @@ describe('retention of the abuse guard counters', () => {
     await db.owner.query(`delete from cron.job_run_details where runid between 900001 and 900003`);
   });
 
-  it('applies every migration where pg_cron cannot be enabled, warning that nothing schedules the cleanup', async () => {
+  it('applies every migration where pg_cron cannot be enabled, warning that nothing schedules cleanup', async () => {
     // pg_cron only runs in cron.database_name ('waitlist'): elsewhere the migration's fallback.
     const other = await createEmptyDatabase(sharedDatabase(), 'waitlist_without_cron');
     await migrate(other);

@@ -1,4 +1,7 @@
-/** supabase/schema.sql is what the migrations make: a migration that changes the database without `npm run schema` fails here. */
+/**
+ * supabase/schema.sql is what the migrations make: a migration that changes the database without
+ * `npm run schema` fails here.
+ */
 import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { majorVersion } from '../harness/cluster';

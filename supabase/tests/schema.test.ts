@@ -41,14 +41,16 @@ describe('public.waiting_list as the migrations leave it', () => {
 
   it('matches the Database type the client is built with', async () => {
     const columns = await rows(
-      `select column_name from information_schema.columns where table_schema = 'public' and table_name = 'waiting_list'`,
+      `select column_name from information_schema.columns
+       where table_schema = 'public' and table_name = 'waiting_list'`,
     );
     expect(columns.map((row) => row.column_name).sort()).toEqual(Object.keys(typedColumns).sort());
   });
 
   it('names its checks and unique constraint as the mock does', async () => {
     const checks = await rows(
-      `select conname from pg_constraint where conrelid = 'public.waiting_list'::regclass and contype = 'c' order by conname`,
+      `select conname from pg_constraint
+       where conrelid = 'public.waiting_list'::regclass and contype = 'c' order by conname`,
     );
     expect(checks.map((row) => row.conname)).toEqual([constraintNames.format, constraintNames.length]);
     // The duplicate check: the address hash of every row, written by the sealing trigger and
@@ -62,7 +64,8 @@ describe('public.waiting_list as the migrations leave it', () => {
       def: 'UNIQUE (address_hash) DEFERRABLE INITIALLY DEFERRED',
     });
     const triggers = await rows(
-      `select tgname from pg_trigger where tgrelid = 'public.waiting_list'::regclass and not tgisinternal order by tgname`,
+      `select tgname from pg_trigger
+       where tgrelid = 'public.waiting_list'::regclass and not tgisinternal order by tgname`,
     );
     expect(triggers.map((row) => row.tgname)).toEqual([
       'check_changed_signup_addresses',

@@ -52,8 +52,9 @@ describe('the server log with every threshold on', () => {
     expect(log).toContain('duplicate key value violates unique constraint'); // the refusal
     expect(log).toContain('delete from public.waiting_list'); // the erase
     expect(log).toContain('control-probe@example.com');
-    for (const address of [...SIGNUPS, MALFORMED])
+    for (const address of [...SIGNUPS, MALFORMED]) {
       for (const form of [address, address.toLowerCase()]) expect(log).not.toContain(form);
+    }
   });
 
   it('the role settings are those the migration set', async () => {

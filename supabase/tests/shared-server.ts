@@ -9,13 +9,16 @@ import type { ConnectionInfo } from '../harness/database';
 function serverIndex(): number {
   const servers = inject('databases').length;
   const index = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
-  if (!Number.isInteger(index) || index < 0 || index >= servers)
+  if (!Number.isInteger(index) || index < 0 || index >= servers) {
     throw new Error(`Worker VITEST_POOL_ID=${process.env.VITEST_POOL_ID} has no server: ${servers} were started.`);
+  }
   return index;
 }
 
-/** In each server, a database with every migration and the seed, not sealed, that nobody uses:
- * what a CLI test file's own database is copied from (cli/tests/own-database.ts). */
+/**
+ * In each server, a database with every migration and the seed, not sealed, that nobody uses: what
+ * a CLI test file's own database is copied from (cli/tests/own-database.ts).
+ */
 export const MIGRATED_TEMPLATE = 'migrated_template';
 
 /** The same, sealed: what a database test file's own database is copied from (use-database.ts). */

@@ -107,7 +107,9 @@ export const handover: EarlySubmitHandover = {
     const address = held;
     held = undefined;
     if (address !== undefined) carryOut(address);
-    return () => void (connected = false);
+    return () => {
+      connected = false;
+    };
   },
   reloadCarrying,
 };
@@ -116,7 +118,9 @@ export const handover: EarlySubmitHandover = {
 let firstScript: EarlySubmitHandover | undefined;
 
 /** Called by the island before it hydrates (src/islands/waitlist.tsx). */
-export const receiveHandover = (from: EarlySubmitHandover) => void (firstScript = from);
+export const receiveHandover = (from: EarlySubmitHandover) => {
+  firstScript = from;
+};
 
 /** Whether a held submit shows as sending (the form's code then starts in that state). */
 export const holdingSending = () => firstScript?.holdingSending() ?? false;

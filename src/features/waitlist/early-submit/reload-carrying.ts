@@ -13,10 +13,14 @@ let fetchFailed = false;
 let submitMayReload = false;
 
 /** A fetch of the form's code failed (shown to the visitor or not). */
-export const noteFailedFetch = () => void (fetchFailed = true);
+export const noteFailedFetch = () => {
+  fetchFailed = true;
+};
 
 /** The visitor submits the form: after a failed fetch, this submit may reload, once. */
-export const noteSubmit = () => void (submitMayReload = fetchFailed);
+export const noteSubmit = () => {
+  submitMayReload = fetchFailed;
+};
 
 /**
  * The form's code failed to load for a submit of `address`. Resolves to true when the page is
