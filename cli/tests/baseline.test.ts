@@ -13,8 +13,10 @@ import { sharedDatabase } from '../../supabase/tests/shared-server';
 import { BASELINE, checkMigrations } from '../database/migrations';
 import { waitlist } from './run-cli';
 
+type OldChain = { info: ConnectionInfo; owner: Client };
+
 /** A database of the old chain with one signup: sealed by the ratchet, or stored as typed. */
-async function oldChain(name: string, ratchet: boolean): Promise<{ info: ConnectionInfo; owner: Client }> {
+async function oldChain(name: string, ratchet: boolean) {
   const info = await createEmptyDatabase(sharedDatabase(), name);
   await migrate(info, { files: CHAIN_2026_11_26 });
   const owner = await connect(info, 'postgres');
@@ -27,14 +29,15 @@ async function oldChain(name: string, ratchet: boolean): Promise<{ info: Connect
 const tableOf = async (owner: Client) =>
   (
     await owner.query(
-      `select to_regclass('private.waiting_list_keys')::text as old, to_regclass('private.signup_addresses')::text as new`,
+      `select to_regclass('private.waiting_list_keys')::text as old,
+              to_regclass('private.signup_addresses')::text as new`,
     )
   ).rows[0];
 
 describe('waitlist baseline', () => {
-  const databases: { info: ConnectionInfo; owner: Client }[] = [];
-  let ratchet: { info: ConnectionInfo; owner: Client };
-  let plain: { info: ConnectionInfo; owner: Client };
+  const databases: OldChain[] = [];
+  let ratchet: OldChain;
+  let plain: OldChain;
 
   beforeAll(async () => {
     ratchet = await oldChain('cli_baseline_ratchet', true);
@@ -71,7 +74,8 @@ describe('waitlist baseline', () => {
     const run = await waitlist(['baseline', '--yes'], { DATABASE_URL: ownerUrl(plain.info) });
     expect(run.stderr).toBe(
       'The clean-up drops the hash ratchet and renames tables and columns, keeping every signup.\n' +
-        'Done: the database is on the baseline. Next, the files after it: npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL".\n',
+        'Done: the database is on the baseline. Next, the files after it: ' +
+        'npx --yes supabase@3.1.0 db push --remote="$DATABASE_URL".\n',
     );
     expect(run.code).toBe(0);
     expect(await tableOf(plain.owner)).toEqual({ old: null, new: 'private.signup_addresses' });

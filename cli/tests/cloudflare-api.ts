@@ -8,6 +8,7 @@
  */
 import { createServer, type IncomingMessage } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { buffer } from 'node:stream/consumers';
 
 export type Arrived = { method: string; path: string; authorization?: string; body: string };
 export type Deployment = { branch?: string; manifest: Record<string, string>; headers?: string; message?: string };
@@ -17,12 +18,6 @@ type Project = { name: string; subdomain: string; domains: string[]; production_
 const JWT = ['{"alg":"none"}', `{"exp":${Math.floor(Date.now() / 1000) + 3600}}`, '']
   .map((part) => Buffer.from(part).toString('base64url'))
   .join('.');
-
-const read = async (request: IncomingMessage) => {
-  const chunks: Buffer[] = [];
-  for await (const chunk of request) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks);
-};
 
 /** `token`: the one API token the stand-in takes (wrangler's upload JWT aside); any other is refused. */
 export async function startCloudflareApi(token: string, taken: string[] = []) {
@@ -35,10 +30,11 @@ export async function startCloudflareApi(token: string, taken: string[] = []) {
   const notFound = (code: number, message: string) =>
     [404, { success: false, errors: [{ code, message }], messages: [], result: null }] as const;
 
+  const noRoute = (method: string | undefined, path: string) =>
+    notFound(7003, `No route for ${method} ${path} in the stand-in`);
+  const json = (body: Buffer) => JSON.parse(body.toString() || 'null');
+
   async function answer(request: IncomingMessage, path: string, query: URLSearchParams, body: Buffer) {
-    const method = request.method!;
-    const json = () => JSON.parse(body.toString() || 'null');
-    let match: RegExpExecArray | null;
     if (path.startsWith('/accounts/') && request.headers.authorization !== `Bearer ${token}`) {
       return [
         403,
@@ -47,8 +43,8 @@ export async function startCloudflareApi(token: string, taken: string[] = []) {
     }
     if (path === '/accounts') return ok([{ id: 'acc', name: "Ada's account" }]);
     if (/^\/accounts\/[^/]+\/pages\/projects$/.test(path)) {
-      if (method === 'POST') {
-        const { name, production_branch } = json() as { name: string; production_branch: string };
+      if (request.method === 'POST') {
+        const { name, production_branch } = json(body) as { name: string; production_branch: string };
         const subdomain = `${name}${taken.includes(name) ? '-4ab' : ''}.pages.dev`;
         const project = { name, subdomain, domains: [subdomain], production_branch };
         projects.set(name, project);
@@ -57,59 +53,69 @@ export async function startCloudflareApi(token: string, taken: string[] = []) {
       const page = Number(query.get('page') ?? 1);
       return ok(page === 1 ? [...projects.values()].map((p) => ({ ...p, created_on: new Date().toISOString() })) : []);
     }
-    if ((match = /^\/accounts\/[^/]+\/pages\/projects\/([^/]+)(\/.*)?$/.exec(path))) {
-      const project = projects.get(match[1]);
+    const inProject = /^\/accounts\/[^/]+\/pages\/projects\/([^/]+)(\/.*)?$/.exec(path);
+    if (inProject) {
+      const project = projects.get(inProject[1]);
       if (!project) return notFound(8000007, 'Project not found.');
-      const rest = match[2] ?? '';
-      if (rest === '') return ok({ ...project, deployment_configs: { production: {}, preview: {} } });
-      if (rest === '/upload-token') return ok({ jwt: JWT });
-      if (rest === '/domains' && method === 'POST') {
-        const { name } = json() as { name: string };
-        if (!project.domains.includes(name)) project.domains.push(name);
-        return ok({ name, status: 'pending' });
-      }
-      if (rest === '/domains') return ok(project.domains.map((name) => ({ name, status: 'active' })));
-      if (rest === '/deployments' && method === 'POST') {
-        const form = await new Response(new Uint8Array(body), {
-          headers: { 'content-type': request.headers['content-type']! },
-        }).formData();
-        const headers = form.get('_headers');
-        deployments.push({
-          branch: (form.get('branch') as string | null) ?? undefined,
-          manifest: JSON.parse(form.get('manifest') as string) as Record<string, string>,
-          headers: headers instanceof Blob ? await headers.text() : undefined,
-          message: (form.get('commit_message') as string | null) ?? undefined,
-        });
-        return ok({ id: `d${deployments.length}`, url: `https://d${deployments.length}.${project.subdomain}` });
-      }
-      if (rest === '/deployments') {
-        const environment = (d: Deployment) => (d.branch === project.production_branch ? 'production' : 'preview');
-        const listed = deployments.map((d) => ({
-          environment: environment(d),
-          deployment_trigger: { metadata: { commit_message: d.message } },
-        }));
-        return ok(listed.reverse());
-      }
-      if ((match = /^\/deployments\/(d\d+)$/.exec(rest))) {
-        const { branch } = deployments[Number(match[1].slice(1)) - 1];
-        const alias = branch === project.production_branch ? project.subdomain : `${branch}.${project.subdomain}`;
-        return ok({ id: match[1], latest_stage: { name: 'deploy', status: 'success' }, aliases: [`https://${alias}`] });
-      }
+      return (await answerProject(request, project, inProject[2] ?? '', body)) ?? noRoute(request.method, path);
     }
-    if (path === '/pages/assets/check-missing')
-      return ok((json() as { hashes: string[] }).hashes.filter((h) => !files.has(h)));
+    if (path === '/pages/assets/check-missing') {
+      return ok((json(body) as { hashes: string[] }).hashes.filter((h) => !files.has(h)));
+    }
     if (path === '/pages/assets/upload') {
-      for (const file of json() as { key: string; value: string }[])
+      for (const file of json(body) as { key: string; value: string }[]) {
         files.set(file.key, Buffer.from(file.value, 'base64'));
+      }
       return ok(null);
     }
     if (path === '/pages/assets/upsert-hashes') return ok(true);
-    return notFound(7003, `No route for ${method} ${path} in the stand-in`);
+    return noRoute(request.method, path);
+  }
+
+  /** A call under one project: `rest` is the path after its name (`/deployments`…); undefined: no such route. */
+  async function answerProject(request: IncomingMessage, project: Project, rest: string, body: Buffer) {
+    const method = request.method;
+    if (rest === '') return ok({ ...project, deployment_configs: { production: {}, preview: {} } });
+    if (rest === '/upload-token') return ok({ jwt: JWT });
+    if (rest === '/domains' && method === 'POST') {
+      const { name } = json(body) as { name: string };
+      if (!project.domains.includes(name)) project.domains.push(name);
+      return ok({ name, status: 'pending' });
+    }
+    if (rest === '/domains') return ok(project.domains.map((name) => ({ name, status: 'active' })));
+    if (rest === '/deployments' && method === 'POST') {
+      const form = await new Response(new Uint8Array(body), {
+        headers: { 'content-type': request.headers['content-type']! },
+      }).formData();
+      const headers = form.get('_headers');
+      deployments.push({
+        branch: (form.get('branch') as string | null) ?? undefined,
+        manifest: JSON.parse(form.get('manifest') as string) as Record<string, string>,
+        headers: headers instanceof Blob ? await headers.text() : undefined,
+        message: (form.get('commit_message') as string | null) ?? undefined,
+      });
+      return ok({ id: `d${deployments.length}`, url: `https://d${deployments.length}.${project.subdomain}` });
+    }
+    if (rest === '/deployments') {
+      const environment = (d: Deployment) => (d.branch === project.production_branch ? 'production' : 'preview');
+      const listed = deployments.map((d) => ({
+        environment: environment(d),
+        deployment_trigger: { metadata: { commit_message: d.message } },
+      }));
+      return ok(listed.reverse());
+    }
+    const id = /^\/deployments\/(d\d+)$/.exec(rest)?.[1];
+    if (id) {
+      const { branch } = deployments[Number(id.slice(1)) - 1];
+      const alias = branch === project.production_branch ? project.subdomain : `${branch}.${project.subdomain}`;
+      return ok({ id, latest_stage: { name: 'deploy', status: 'success' }, aliases: [`https://${alias}`] });
+    }
+    return undefined;
   }
 
   const server = createServer((request, response) => {
     void (async () => {
-      const body = await read(request);
+      const body = await buffer(request);
       const url = new URL(request.url!, 'http://stand-in');
       const path = url.pathname.replace(/^\/client\/v4/, '');
       arrived.push({

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { parse } from 'csv-parse/sync';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { storedAddresses, storedAs } from '../../supabase/harness/sealed';
-import { useOwnDatabase } from './own-database';
+import { countRows, useOwnDatabase } from './own-database';
 import { keysInit } from './keys-init';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';
@@ -30,7 +30,7 @@ const strict = (csv: string) =>
   parse(csv, { record_delimiter: '\r\n', relax_quotes: false, relax_column_count: false });
 
 /** What may be emailed, oldest first, each address opened with the owner's key. */
-async function mayEmail(): Promise<string[][]> {
+async function mayEmail() {
   const { rows } = await db.owner.query<{ id: string; at: string }>(
     `select m.id, ${UTC} as at from private.mailable_signups m order by created_at, id`,
   );
@@ -40,12 +40,12 @@ async function mayEmail(): Promise<string[][]> {
 
 describe('waitlist', () => {
   it('count prints the number of addresses, and JSON with --json', async () => {
-    const { rows } = await db.owner.query('select count(*)::int as n from public.waiting_list');
-    expect(await waitlist(['count'])).toMatchObject({ code: 0, stdout: `${rows[0].n}\n`, stderr: '' });
-    expect(JSON.parse((await waitlist(['count', '--json'])).stdout)).toMatchObject({ addresses: rows[0].n });
+    const listed = await countRows(db.owner, 'public.waiting_list');
+    expect(await waitlist(['count'])).toMatchObject({ code: 0, stdout: `${listed}\n`, stderr: '' });
+    expect(JSON.parse((await waitlist(['count', '--json'])).stdout)).toMatchObject({ addresses: listed });
   });
 
-  it('count --daily prints every UTC day from the first signup to today, days without signups too, as CSV with CRLF', async () => {
+  it('count --daily prints each UTC day from the first signup to today, empty days too, as CSV with CRLF', async () => {
     await db.owner.query(
       `insert into public.waiting_list (email, created_at) values ('early@example.com', now() - interval '3 days')`,
     );
@@ -74,7 +74,7 @@ describe('waitlist', () => {
     expect(stdout).toContain('\r\n-dash@example.com,');
   });
 
-  it('erase finds the address pasted with spaces, in another letter case, deletes it everywhere, and export leaves it out', async () => {
+  it('erase finds a pasted address (spaces, another case), deletes it everywhere; export leaves it out', async () => {
     await seed(db.owner, ['Erase.Me@Example.COM']);
     const refused = await waitlist(['erase', 'erase.me@EXAMPLE.com']);
     expect(refused.code).toBe(2);
@@ -86,8 +86,10 @@ describe('waitlist', () => {
     expect(stdout).toContain('Removed erase.me@EXAMPLE.com (sealed: as you typed it)');
     expect(stderr).toContain('email tool');
     const left = await db.owner.query(
-      `select (select count(*)::int from private.signup_addresses where address_hash = private.address_hash('erase.me@example.com')) as keys,
-              (select reason from private.do_not_email where address_hash = private.address_hash('ERASE.ME@example.com')) as dne`,
+      `select (select count(*)::int from private.signup_addresses
+               where address_hash = private.address_hash('erase.me@example.com')) as keys,
+              (select reason from private.do_not_email
+               where address_hash = private.address_hash('ERASE.ME@example.com')) as dne`,
     );
     expect(left.rows[0]).toEqual({ keys: 0, dne: 'erased' });
     expect(await storedAs(db.owner, 'erase.me@example.com', ownerKey)).toEqual([]);
@@ -98,7 +100,7 @@ describe('waitlist', () => {
     expect((await waitlist(['export'])).stdout).toContain('\r\nerase.me@example.com,');
   });
 
-  it("suppress takes addresses, a reply's From line too, and an unsubscribe export; export then leaves them out", async () => {
+  it("suppress takes addresses, a reply's From line, an unsubscribe export; export then leaves them out", async () => {
     await seed(db.owner, ['unsub-1@example.com', 'unsub-2@example.com', 'bounce-1@example.com']);
     const file = join(mkdtempSync(join(tmpdir(), 'suppress-')), 'unsubscribed.csv');
     writeFileSync(file, 'Email Address,date\r\n"UNSUB-2@example.com",2026-11-01\r\n');

@@ -8,7 +8,7 @@ import net, { type AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { letterArgs } from './notify-letter';
-import { useOwnDatabase } from './own-database';
+import { countRows, useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed } from './seed';
 import { startInbox } from './smtp';
@@ -19,8 +19,7 @@ const REMOTE = { WAITLIST_NO_LOOPBACK_EXEMPTION: '1' };
 const PASSWORD = 'Sec9ret9pass';
 let certificates: Certificates;
 let front: Awaited<ReturnType<typeof tlsFront>>;
-const journalRows = async () =>
-  (await db.owner.query('select count(*)::int as n from private.notify_journal')).rows[0].n;
+const journalRows = () => countRows(db.owner, 'private.notify_journal');
 
 beforeAll(async () => {
   await seed(db.owner, ['tls-1@example.com', 'tls-2@example.com']);
@@ -34,8 +33,7 @@ afterAll(() => {
 
 describe('the database connection', () => {
   const url = (host: string, query = '') => `postgresql://postgres@${host}:${front.port}/cli_connections${query}`;
-  const listed = async () =>
-    String((await db.owner.query('select count(*)::int as n from public.waiting_list')).rows[0].n);
+  const listed = () => countRows(db.owner, 'public.waiting_list');
 
   it('connects with the CA the URL names, and checks the host name against the certificate', async () => {
     const good = await waitlist(['count'], {
@@ -66,7 +64,7 @@ describe('the database connection', () => {
 
   // sslmode=require with libpq's meaning (uselibpqcompat) would verify nothing: the CA is kept all the same.
   it.each(['no parameter', 'sslmode=require', 'sslmode=require&uselibpqcompat=true'])(
-    "refuses a certificate Supabase's CA did not sign (%s), even when NODE_EXTRA_CA_CERTS trusts it or NODE_TLS_REJECT_UNAUTHORIZED=0",
+    "%s: refuses a certificate not from Supabase's CA, despite NODE_EXTRA_CA_CERTS or NODE_TLS_REJECT_UNAUTHORIZED=0",
     async (query) => {
       for (const env of trusting()) {
         const run = await waitlist(['count'], {
@@ -135,7 +133,7 @@ describe('the SMTP connection', () => {
     expect(await journalRows()).toBe(0);
   });
 
-  it('stops before the first message when the certificate cannot be verified: nothing sent, nothing marked', async () => {
+  it('stops before the first message when the certificate cannot be verified: nothing sent or marked', async () => {
     const inbox = await startInbox({ secure: true, key: certificates.key, cert: certificates.cert });
     const { code, stderr } = await waitlist(letterArgs('self-signed'), { ...REMOTE, SMTP_URL: inbox.url });
     await inbox.close();

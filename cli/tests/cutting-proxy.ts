@@ -21,25 +21,31 @@ export type CutAt = {
 export type Proxy = { url: string; cut: () => boolean; close: () => Promise<void> };
 
 /** The text of a Q or P message's query; null for any other message. */
-function queryOf(type: string, body: Buffer): string | null {
+function queryOf(type: string, body: Buffer) {
   if (type === 'Q') return body.toString('utf8', 0, body.indexOf(0));
   if (type !== 'P') return null;
   const start = body.indexOf(0) + 1; // after the statement's name
   return body.toString('utf8', start, body.indexOf(0, start));
 }
 
-export async function cuttingProxy(info: ConnectionInfo, how: CutAt): Promise<Proxy> {
+export async function cuttingProxy(info: ConnectionInfo, how: CutAt) {
   let cut = false;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {
-    if (cut && how.refuseAfterCut) return void client.destroy();
+    if (cut && how.refuseAfterCut) {
+      client.destroy();
+      return;
+    }
     const upstream = createConnection(`${info.host}/.s.PGSQL.${info.port}`);
     for (const socket of [client, upstream]) {
       sockets.add(socket);
       socket.on('close', () => sockets.delete(socket));
       socket.on('error', () => undefined);
     }
-    const drop = () => (client.destroy(), upstream.destroy());
+    const drop = () => {
+      client.destroy();
+      upstream.destroy();
+    };
     let cutting = false;
     let started = false;
     let pending = Buffer.alloc(0);

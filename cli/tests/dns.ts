@@ -1,4 +1,7 @@
-/** A DNS server on loopback (dns2, UDP) answering TXT, MX and A from a zone the test edits; `silent` names never answer. */
+/**
+ * A DNS server on loopback (dns2, UDP) answering TXT, MX and A from a zone the test edits; `silent`
+ * names never answer.
+ */
 import { Resolver } from 'node:dns/promises';
 import dns2 from 'dns2';
 
@@ -27,10 +30,12 @@ export async function startDns(zone: Zone = new Map()): Promise<Dns> {
       const entry = zone.get(name.toLowerCase());
       asked.push(`${type === Packet.TYPE.MX ? 'MX' : type === Packet.TYPE.TXT ? 'TXT' : type} ${name}`);
       if (entry?.silent) return; // a server that never answers: the asker times out
-      if (!entry) response.header.rcode = Packet.RCODE.NXDOMAIN;
-      else if (type === Packet.TYPE.A) {
-        for (const address of entry.a ?? [])
+      if (!entry) {
+        response.header.rcode = Packet.RCODE.NXDOMAIN;
+      } else if (type === Packet.TYPE.A) {
+        for (const address of entry.a ?? []) {
           response.answers.push(Packet.createResourceFromQuestion(question, { ttl: 60, address }));
+        }
       } else if (type === Packet.TYPE.TXT) {
         for (const text of entry.txt ?? []) {
           // Strings of at most 255 octets each, as a DNS host splits a long DKIM key.
@@ -48,8 +53,7 @@ export async function startDns(zone: Zone = new Map()): Promise<Dns> {
     },
   });
   const { udp } = await server.listen({ udp: { port: 0, address: '127.0.0.1' } });
-  const port = udp!.port;
-  const address = `127.0.0.1:${port}`;
+  const address = `127.0.0.1:${udp!.port}`;
   const resolver = new Resolver({ timeout: 2_000, tries: 1 });
   resolver.setServers([address]);
   return {

@@ -33,7 +33,7 @@ const quoted = (stdout: string) => {
 };
 
 describe('waitlist domain', () => {
-  it('first run: makes an RSA 2048 key readable by its owner only, prints the four records, finds them missing (exit 1)', async () => {
+  it('first run: makes an RSA 2048 key only its owner reads, prints four records, all missing (exit 1)', async () => {
     const run = await domain();
     expect(run.code, run.stderr).toBe(1);
     expect(statSync(keyFile).mode & 0o777).toBe(0o600);
@@ -57,7 +57,7 @@ describe('waitlist domain', () => {
     expect(run.stdout + run.stderr).not.toMatch(/<[^>]*>/); // no placeholder to fill in
   });
 
-  it('run again once published: checks only, with the same key (exit 0); names a record that is missing (exit 1)', async () => {
+  it('once published: checks only, with the same key (exit 0); names a record that is missing (exit 1)', async () => {
     const pem = readFileSync(keyFile, 'utf8');
     dns.zone.set(DOMAIN, { txt: [`v=spf1 include:${PROVIDER} ~all`], mx: ['mx1.provider.example'] });
     dns.zone.set(`_dmarc.${DOMAIN}`, { txt: [`v=DMARC1; p=none`] });
@@ -97,7 +97,8 @@ describe('waitlist domain', () => {
     expect(run.code).toBe(1);
     const fixed = `v=spf1 include:${PROVIDER} include:_spf.other-host.example mx ~all`;
     expect(run.stderr).toContain(
-      `MISSING SPF: The SPF record at ${DOMAIN} does not include ${PROVIDER}: v=spf1 include:_spf.other-host.example mx ~all`,
+      `MISSING SPF: The SPF record at ${DOMAIN} does not include ${PROVIDER}: ` +
+        'v=spf1 include:_spf.other-host.example mx ~all',
     );
     expect(run.stderr).toContain(`Fix: Replace it with "${fixed}".`);
     expect(run.stdout).toContain(`SPF  ${DOMAIN}  TXT\n  ${fixed}\n`);

@@ -3,18 +3,16 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { useOwnDatabase } from './own-database';
-import { waitlist } from './run-cli';
-import { seed } from './seed';
+import { MAIN, waitlist } from './run-cli';
+import { numbered, seed } from './seed';
 
 const db = useOwnDatabase('cli_export_file');
 beforeAll(() => seed(db.owner));
 
 describe('export --output', () => {
   const folder = () => mkdtempSync(join(tmpdir(), 'export-'));
-  const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 
   it('writes the file whole, readable by its owner only, and nothing on stdout', async () => {
     const file = join(folder(), 'list.csv');
@@ -26,10 +24,7 @@ describe('export --output', () => {
   });
 
   it('leaves the earlier file as it was when the disk fills up mid-way, and no partial file', async () => {
-    await seed(
-      db.owner,
-      Array.from({ length: 60 }, (_, i) => `bulk-${i}@example.com`),
-    );
+    await seed(db.owner, numbered('bulk', 60));
     const dir = folder();
     const file = join(dir, 'list.csv');
     writeFileSync(file, 'the export of yesterday\r\n');

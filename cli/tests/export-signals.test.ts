@@ -9,21 +9,20 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { watch } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { keysInit } from './keys-init';
 import { useOwnDatabase } from './own-database';
+import { MAIN } from './run-cli';
 import { seed } from './seed';
 
 const db = useOwnDatabase('cli_export_signals');
-const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 beforeAll(async () => {
   await seed(db.owner);
   expect((await keysInit()).result.code).toBe(0);
 });
 
 /** Resolves once `dir` holds a file whose name ends in `.partial`. */
-async function partialIn(dir: string): Promise<void> {
+async function partialIn(dir: string) {
   const watcher = watch(dir);
   if (readdirSync(dir).some((name) => name.endsWith('.partial'))) return;
   for await (const event of watcher) if (event.filename?.endsWith('.partial')) return;

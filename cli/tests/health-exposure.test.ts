@@ -1,15 +1,13 @@
 /**
  * `waitlist health` proves the public key reads nothing: a read of the list through the data API
  * must be refused (401 42501), and with DATABASE_URL every grant, policy and exposed object beyond
- * the one insert is a problem naming the object and its fix. Each fault is added by hand, as in the dashboard's SQL editor, and taken away after.
+ * the one insert is a problem naming the object and its fix. Each fault is added by hand, as in
+ * the dashboard's SQL editor, and taken away after.
  */
 import { afterEach, describe, expect, it } from 'vitest';
-import { ownerUrl } from '../../supabase/harness/database';
-import { findingsOf, health, useHealthyProject, useStandIns } from './health-stand-ins';
-import { sharedDatabase } from '../../supabase/tests/shared-server';
+import { findingsOf, health, useHealthyProject } from './health-stand-ins';
 
-const stand = useStandIns(() => sharedDatabase());
-useHealthyProject(stand);
+const stand = useHealthyProject();
 
 const undo: string[] = [];
 afterEach(async () => {
@@ -27,7 +25,7 @@ const problems = async (args: string[] = [], env: Record<string, string> = {}) =
 };
 
 describe('waitlist health: the public key reads nothing', () => {
-  it('a select policy for anon added by hand: names the policy and the statement that drops it (exit 1)', async () => {
+  it('a select policy for anon: names the policy and the statement that drops it (exit 1)', async () => {
     await byHand(
       `create policy "Anyone can read" on public.waiting_list for select to anon using (true)`,
       `drop policy "Anyone can read" on public.waiting_list`,
@@ -42,7 +40,7 @@ describe('waitlist health: the public key reads nothing', () => {
     ]);
   });
 
-  it('a grant of select to anon: the data API answers 200 [] to the public key, and the grant is named (exit 1)', async () => {
+  it('a grant of select to anon: the data API answers 200 [] to the public key, the grant named (exit 1)', async () => {
     await byHand(
       'grant select on table public.waiting_list to anon',
       'revoke select on table public.waiting_list from anon',
@@ -59,7 +57,8 @@ describe('waitlist health: the public key reads nothing', () => {
 
   it('a view in public that anon may read: named by the exposure check (exit 1)', async () => {
     await byHand(
-      `create view public.signups_per_day as select created_at::date as day, count(*) from public.waiting_list group by 1;
+      `create view public.signups_per_day as
+         select created_at::date as day, count(*) from public.waiting_list group by 1;
        grant select on public.signups_per_day to anon`,
       'drop view public.signups_per_day',
     );
@@ -68,7 +67,9 @@ describe('waitlist health: the public key reads nothing', () => {
       expect.objectContaining({
         check: 'exposure',
         says: expect.stringMatching(/^public\.signups_per_day \(view\): anon may SELECT, so the public key reads it/),
-        fix: 'revoke SELECT on public.signups_per_day from public, anon, authenticated; (or drop the view if nothing needs it)',
+        fix:
+          'revoke SELECT on public.signups_per_day from public, anon, authenticated; ' +
+          '(or drop the view if nothing needs it)',
       }),
     ]);
   });
@@ -84,7 +85,10 @@ describe('waitlist health: the public key reads nothing', () => {
       expect.objectContaining({
         check: 'exposure',
         says: expect.stringMatching(
-          /^public\.list_size\(\) \(function\): anon and authenticated may call it, through the data API \(\/rest\/v1\/rpc\/list_size\)\./,
+          new RegExp(
+            '^public\\.list_size\\(\\) \\(function\\): anon and authenticated may call it, ' +
+              'through the data API \\(/rest/v1/rpc/list_size\\)\\.',
+          ),
         ),
         fix: 'revoke execute on function public.list_size() from public, anon, authenticated; (or drop the function)',
       }),
@@ -94,9 +98,9 @@ describe('waitlist health: the public key reads nothing', () => {
   });
 
   // Nothing exposed, as the owner sees it: health.test.ts, a healthy project.
-  it('says so when nothing is exposed with a login role that has no grant at all (exit 0), and still finds a leak', async () => {
+  it('as a login role without a single grant: nothing exposed (exit 0), and still finds a leak', async () => {
     await byHand('create role waitlist_health_test login', 'drop role waitlist_health_test');
-    const asRole = { DATABASE_URL: ownerUrl(sharedDatabase()).replace('//postgres@', '//waitlist_health_test@') };
+    const asRole = { DATABASE_URL: stand.env.DATABASE_URL.replace('//postgres@', '//waitlist_health_test@') };
     const run = await health(stand, ['--json'], asRole);
     expect(run.code, run.stdout).toBe(0);
     const findings = findingsOf(run);

@@ -5,11 +5,9 @@
  */
 import { createServer, type AddressInfo, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { checkedIn, health, PURGE, UPKEEP, useHealthyProject, useStandIns } from './health-stand-ins';
-import { sharedDatabase } from '../../supabase/tests/shared-server';
+import { checkedIn, health, PURGE, UPKEEP, useHealthyProject } from './health-stand-ins';
 
-const stand = useStandIns(() => sharedDatabase());
-useHealthyProject(stand);
+const stand = useHealthyProject();
 afterEach(async () => {
   await stand.owner.query(`delete from private.signup_counts where network = '\\xdead'`);
   await stand.owner.query(`update private.signup_limits set per_day = 1000 where scope = 'ipv4'`);
@@ -30,12 +28,13 @@ async function silentServer() {
 }
 
 describe('waitlist health, the database half', () => {
-  it("names origins when the guard refuses the site's own origin (exit 1): the guard ran before the address check", async () => {
+  it("names origins when the guard, run before the address check, refuses the site's own origin (exit 1)", async () => {
     await stand.owner.query(`update private.allowed_origins set origin = 'https://old-domain.example'`);
     const run = await health(stand);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      `PROBLEM origins: The guard refused a signup from the site's own origin, ${stand.site.url} (403 PT403 "Signups are accepted from this site's own pages only."): private.allowed_origins does not list it`,
+      `PROBLEM origins: The guard refused a signup from the site's own origin, ${stand.site.url} (403 PT403 ` +
+        `"Signups are accepted from this site's own pages only."): private.allowed_origins does not list it`,
     );
     expect(run.stdout.match(/PROBLEM origins/g)).toHaveLength(1); // named once, by the probe that met it
     expect(run.stdout).toContain(`Fix: npm run waitlist -- origins add ${stand.site.url}`);
@@ -50,7 +49,7 @@ describe('waitlist health, the database half', () => {
     );
   });
 
-  it('names limits when a limit refuses every visitor (exit 1): the quota check ran before the address check', async () => {
+  it('names limits when a limit, checked before the address, refuses every visitor (exit 1)', async () => {
     await stand.owner.query(`update private.signup_limits set per_day = 0 where scope = 'ipv4'`);
     const run = await health(stand);
     expect(run.code).toBe(1);
@@ -85,8 +84,10 @@ describe('waitlist health, the database half', () => {
 
   it("names a pg_cron job whose last run failed, with pg_cron's message (exit 1)", async () => {
     await stand.owner.query(
-      `insert into cron.job_run_details (jobid, runid, username, database, command, status, return_message, start_time, end_time)
-       select jobid, 915000 + jobid, username, database, command, 'failed', 'ERROR:  permission denied for table job_run_details', now(), now()
+      `insert into cron.job_run_details
+         (jobid, runid, username, database, command, status, return_message, start_time, end_time)
+       select jobid, 915000 + jobid, username, database, command, 'failed',
+              'ERROR:  permission denied for table job_run_details', now(), now()
        from cron.job where jobname = $1`,
       [PURGE],
     );
@@ -100,10 +101,12 @@ describe('waitlist health, the database half', () => {
   });
 
   it("names the guard's personal data kept past its slot (exit 1)", async () => {
-    // How it happens: the upkeep job stops, and a counter's slot ends. (Stopped first, so it cannot delete the row.)
+    // How it happens: the upkeep job stops, and a counter's slot ends. (Stopped first, so it cannot
+    // delete the row.)
     await stand.owner.query('update cron.job set active = false where jobname = $1', [UPKEEP]);
     await stand.owner.query(
-      `insert into private.signup_counts values ('\\xdead', now() - interval '3 hours', now() - interval '2 hours 50 minutes', 1)`,
+      `insert into private.signup_counts
+       values ('\\xdead', now() - interval '3 hours', now() - interval '2 hours 50 minutes', 1)`,
     );
     const run = await health(stand);
     expect(run.code).toBe(1);

@@ -10,7 +10,9 @@ import { REF, startManagementApi, TOKEN } from './management-api';
 import { waitlist } from './run-cli';
 
 let api: Awaited<ReturnType<typeof startManagementApi>>;
-beforeAll(async () => void (api = await startManagementApi()));
+beforeAll(async () => {
+  api = await startManagementApi();
+});
 afterAll(() => api.close());
 
 async function projectSettings(env: Record<string, string>) {

@@ -58,7 +58,9 @@ describe('waitlist health, migrations', () => {
       await record(['20261122044500', '20261126600000']);
       expect(await migrationsFinding()).toEqual({
         ...OLD_CHAIN,
-        says: "The database is on the migrations this clone's baseline replaced (supabase_migrations.schema_migrations lists them).",
+        says:
+          "The database is on the migrations this clone's baseline replaced " +
+          '(supabase_migrations.schema_migrations lists them).',
       });
     } finally {
       await stand.owner.query('drop schema supabase_migrations cascade');
@@ -72,7 +74,9 @@ describe('waitlist health, migrations', () => {
     expect(await migrationsFinding()).toEqual({
       check: 'migrations',
       outcome: 'setup',
-      says: `Not applied (missing private.seal_pending, private.retire_hour_keys): ${sealing}, 20261206110000_holders_by_key.sql.`,
+      says:
+        `Not applied (missing private.seal_pending, private.retire_hour_keys): ${sealing}, ` +
+        '20261206110000_holders_by_key.sql.',
       fix: APPLY,
     });
   });

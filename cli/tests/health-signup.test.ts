@@ -31,7 +31,8 @@ async function traces() {
             (select count(*) from private.hour_keys)::int as wrapped,
             (select count(*) from private.hour_key_0) + (select count(*) from private.hour_key_1)
               + (select count(*) from private.hour_key_2) as clear,
-            (select count(*) from private.signup_counts where network = private.network_hash('192.0.2.1/32'))::int as counted`,
+            (select count(*) from private.signup_counts
+             where network = private.network_hash('192.0.2.1/32'))::int as counted`,
   );
   return rows[0];
 }
@@ -47,7 +48,9 @@ describe('waitlist health, the signup proof', () => {
     expect(await signupFinding()).toEqual({
       check: 'signup',
       outcome: 'ok',
-      says: "A signup as a visitor was stored, sealed and counted, and every holder's key wraps a test key; all of it rolled back.",
+      says:
+        "A signup as a visitor was stored, sealed and counted, and every holder's key wraps a test key; " +
+        'all of it rolled back.',
     });
     expect(await traces()).toEqual(before);
   });
@@ -88,19 +91,21 @@ describe('waitlist health, the signup proof', () => {
     }
   });
 
-  it("names a busy database, waiting no longer than anon's statement_timeout, as PostgREST's requests would", async () => {
+  it("names a busy database, waiting no longer than anon's statement_timeout, as PostgREST's requests do", async () => {
     await own.owner.query(`alter role anon set statement_timeout = '1s'`);
     const holder = await connect(own.info, 'postgres');
     try {
       // Another request of the proof's network, holding the guard's lock on it.
       await holder.query('begin');
       await holder.query(
-        `select pg_advisory_xact_lock(('x' || encode(substring(private.network_hash('192.0.2.1/32') from 1 for 8), 'hex'))::bit(64)::bigint)`,
+        `select pg_advisory_xact_lock(
+           ('x' || encode(substring(private.network_hash('192.0.2.1/32') from 1 for 8), 'hex'))::bit(64)::bigint)`,
       );
       const run = await health(stand);
       expect(run.code).toBe(1);
       expect(run.stdout).toContain(
-        'PROBLEM signup: A signup as a visitor fails at a busy database (a wait ran out): 57014 canceling statement due to statement timeout.',
+        'PROBLEM signup: A signup as a visitor fails at a busy database (a wait ran out): ' +
+          '57014 canceling statement due to statement timeout.',
       );
     } finally {
       await holder.end();

@@ -8,10 +8,11 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Client } from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { connect, type ConnectionInfo } from '../../supabase/harness/database';
+import { connect, ownerUrl, type ConnectionInfo } from '../../supabase/harness/database';
 import { startPostgrest, type PostgrestServer } from '../../supabase/harness/postgrest-server';
+import { sharedDatabase } from '../../supabase/tests/shared-server';
 import { securityHeaders } from '../../vite/security-headers';
-import { ownerUrl } from '../../supabase/harness/database';
+import { countRows } from './own-database';
 import { waitlist, type Result } from './run-cli';
 
 export const KEY = 'sb_publishable_health-test-key';
@@ -48,7 +49,10 @@ async function startSite(): Promise<Site & { close(): Promise<void> }> {
 
 export type StandIns = { owner: Client; api: PostgrestServer; site: Site; env: Record<string, string> };
 
-/** The stand-ins for one test file, in front of the database `database()` names (known once the file's setup ran). */
+/**
+ * The stand-ins for one test file, in front of the database `database()` names (known once the
+ * file's setup ran).
+ */
 export function useStandIns(database: () => ConnectionInfo): StandIns {
   const stand = {} as StandIns;
   let apiClient: Client | undefined;
@@ -78,11 +82,13 @@ export function useStandIns(database: () => ConnectionInfo): StandIns {
   return stand;
 }
 
-const listed = async (owner: Client) =>
-  (await owner.query<{ n: number }>('select count(*)::int as n from public.waiting_list')).rows[0].n;
+const listed = (owner: Client) => countRows(owner, 'public.waiting_list');
 
-/** `npm run waitlist -- health …` with the stand-ins' values (and `env` over them); the list's row count must not move. */
-export async function health(stand: StandIns, args: string[] = [], env: Record<string, string> = {}): Promise<Result> {
+/**
+ * `npm run waitlist -- health …` with the stand-ins' values (and `env` over them); the list's row
+ * count must not move.
+ */
+export async function health(stand: StandIns, args: string[] = [], env: Record<string, string> = {}) {
   const before = await listed(stand.owner);
   const result = await waitlist(['health', ...args], { ...stand.env, ...env });
   expect(await listed(stand.owner), 'rows on the list after the check').toBe(before);
@@ -90,7 +96,7 @@ export async function health(stand: StandIns, args: string[] = [], env: Record<s
 }
 
 /** The seconds the command took by its own clock, from its verdict line ("… (checked in 2.01 s)."). */
-export function checkedIn(run: Result): number {
+export function checkedIn(run: Result) {
   const seconds = /\(checked in (\d+\.\d+) s\)\.\n$/.exec(run.stdout)?.[1];
   if (!seconds) throw new Error(`No verdict line in: ${run.stdout}`);
   return Number(seconds);
@@ -105,16 +111,20 @@ export const UPKEEP = 'waitlist-signup-guard-upkeep';
 export const PURGE = 'waitlist-purge-job-history';
 
 /**
- * Before each test, the shared database as a healthy project has it: the site's origin allowed,
- * every job run a moment ago, whatever runs the files before left (a file that stops the jobs can
- * leave a run pg_cron marks 'job canceled'); after it, back to what the other test files expect.
+ * The stand-ins in front of the shared test database, where pg_cron runs the guard's jobs, and
+ * before each test that database as a healthy project has it: the site's origin allowed, every job
+ * run a moment ago, whatever runs the files before left (a file that stops the jobs can leave a run
+ * pg_cron marks 'job canceled'); after it, back to what the other test files expect.
  */
-export function useHealthyProject(stand: StandIns): void {
+export function useHealthyProject() {
+  const stand = useStandIns(() => sharedDatabase());
   beforeEach(async () => {
     await stand.owner.query('insert into private.allowed_origins values ($1)', [stand.site.url]);
     await stand.owner.query(
-      `insert into cron.job_run_details (jobid, runid, username, database, command, status, return_message, start_time, end_time)
-       select jobid, 910000 + jobid, username, database, command, 'succeeded', '1 row', now() - interval '1 second', now()
+      `insert into cron.job_run_details
+         (jobid, runid, username, database, command, status, return_message, start_time, end_time)
+       select jobid, 910000 + jobid, username, database, command, 'succeeded', '1 row',
+              now() - interval '1 second', now()
        from cron.job where jobname like 'waitlist-%'`,
     );
   });
@@ -126,4 +136,5 @@ export function useHealthyProject(stand: StandIns): void {
     stand.site.builtFor = stand.api.url;
     stand.site.changed = {};
   });
+  return stand;
 }

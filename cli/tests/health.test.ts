@@ -12,25 +12,14 @@ import { describe, expect, it } from 'vitest';
 import { countsOf } from '../../supabase/tests/guard';
 import { cspWeaknesses, headerWeaknesses } from '../commands/health/header-values';
 import { SECURITY_HEADERS } from '../commands/health/site';
-import {
-  checkedIn,
-  findingsOf,
-  health,
-  PURGE,
-  siteHeaders,
-  UPKEEP,
-  useHealthyProject,
-  useStandIns,
-} from './health-stand-ins';
-import { sharedDatabase } from '../../supabase/tests/shared-server';
+import { checkedIn, findingsOf, health, PURGE, siteHeaders, UPKEEP, useHealthyProject } from './health-stand-ins';
 import { startCli } from './run-cli';
 import { makeCertificates } from './tls';
 
-const stand = useStandIns(() => sharedDatabase());
-useHealthyProject(stand);
+const stand = useHealthyProject();
 
 /** A port where nothing listens (a server opened, then closed). */
-async function closedPort(): Promise<number> {
+async function closedPort() {
   const server = createServer().listen(0, '127.0.0.1');
   await new Promise((resolve) => server.once('listening', resolve));
   const { port } = server.address() as AddressInfo;
@@ -76,10 +65,11 @@ describe('waitlist health, the public half', () => {
   });
 
   it('names the data API that cannot be reached (exit 1)', async () => {
-    const run = await health(stand, [], { VITE_SUPABASE_URL: `http://127.0.0.1:${await closedPort()}` });
+    const port = await closedPort();
+    const run = await health(stand, [], { VITE_SUPABASE_URL: `http://127.0.0.1:${port}` });
     expect(run.code).toBe(1);
-    expect(run.stdout).toMatch(
-      /PROBLEM +data API: http:\/\/127\.0\.0\.1:\d+\/rest\/v1\/waiting_list could not be reached \(connect ECONNREFUSED/,
+    expect(run.stdout).toContain(
+      `PROBLEM data API: http://127.0.0.1:${port}/rest/v1/waiting_list could not be reached (connect ECONNREFUSED`,
     );
     expect(run.stdout).toContain(
       'Fix: Check VITE_SUPABASE_URL. Open the project in the Supabase dashboard: if it says paused',
@@ -107,7 +97,8 @@ describe('waitlist health, the public half', () => {
     const run = await health(stand);
     expect(run.code).toBe(1);
     expect(run.stdout).toContain(
-      `PROBLEM CSP: The deployed page may only call 'self' https://another-project.supabase.co (connect-src), not ${stand.api.url}`,
+      "PROBLEM CSP: The deployed page may only call 'self' https://another-project.supabase.co (connect-src), " +
+        `not ${stand.api.url}`,
     );
   });
 
@@ -121,8 +112,9 @@ describe('waitlist health, the public half', () => {
     );
   });
 
-  /** The build's policy for the stand-in site, as the build writes it, and what health finds weaker in `policy`. */
+  /** The build's policy for the stand-in site, as the build writes it. */
   const buildPolicy = () => siteHeaders(stand.site).find(([name]) => name === 'Content-Security-Policy')![1];
+  /** What health finds weaker in `policy` than the build's. */
   const weaker = (policy: string) => cspWeaknesses(policy, [stand.site.url, stand.api.url]).join('; ');
 
   it.each([
@@ -182,7 +174,7 @@ describe('waitlist health, the public half', () => {
     expect(headerWeaknesses(joined)).toEqual([]);
   });
 
-  it('verifies every certificate, whatever NODE_TLS_REJECT_UNAUTHORIZED says, in the shell or .env.local (exit 1)', async () => {
+  it('verifies certificates, NODE_TLS_REJECT_UNAUTHORIZED=0 in the shell or .env.local aside (exit 1)', async () => {
     const { key, cert } = makeCertificates(); // signed by a CA nobody trusts
     const server = createHttpsServer({ key, cert }, (_, response) => response.end('ok'));
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -203,8 +195,9 @@ describe('waitlist health, the public half', () => {
   it('is the command the scheduled workflow runs, public values from repository variables', () => {
     const workflow = readFileSync(new URL('../../.github/workflows/health.yml', import.meta.url), 'utf8');
     expect(workflow).toMatch(/\n {8}run: npm run waitlist -- health\n/);
-    for (const name of ['VITE_SITE_URL', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_PUBLISHABLE_KEY'])
+    for (const name of ['VITE_SITE_URL', 'VITE_SUPABASE_URL', 'VITE_SUPABASE_PUBLISHABLE_KEY']) {
       expect(workflow).toContain(`${name}: \${{ vars.${name} }}`);
+    }
     // The database's side when the repository has a DATABASE_URL secret (a role that may read only
     // the catalog and the guard's settings: docs/operations.md, "A role for the daily check").
     expect(workflow).toContain('DATABASE_URL: ${{ secrets.DATABASE_URL }}');

@@ -14,7 +14,7 @@ import { describe, expect, it, onTestFinished } from 'vitest';
 import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
 import { checkKeyCopies } from '../commands/health/sealing';
 import { keysInit, type Init } from './keys-init';
-import { useOwnDatabase } from './own-database';
+import { countRows, useOwnDatabase } from './own-database';
 import { TEST_PASSPHRASE, waitlist } from './run-cli';
 
 const db = useOwnDatabase('cli_key_holders');
@@ -37,11 +37,10 @@ describe('the owner key', () => {
     expect(none.result.stderr).toContain('set WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND to a command that prints it');
     const short = await keysInit({ WAITLIST_OWNER_KEY_PASSPHRASE: 'eleven char' });
     expect(short.result.stderr).toContain('The passphrase is under 12 characters.');
-    const { rows } = await db.owner.query('select count(*)::int as n from private.key_holders');
-    expect(rows[0].n).toBe(0);
+    expect(await countRows(db.owner, 'private.key_holders')).toBe(0);
   });
 
-  it('is protected by its passphrase: a wrong one is refused, the right one (from a command) opens the list', async () => {
+  it('is protected by its passphrase: a wrong one refused, the right one (from a command) opens the list', async () => {
     await signup('first@example.com');
     first = await keysInit();
     expect(first.result.code, first.result.stderr).toBe(0);
@@ -79,7 +78,7 @@ describe('the owner key', () => {
     }
   });
 
-  it('keys check proves a stored copy opens the list and records it; health asks until then, and after 90 days', async () => {
+  it('keys check proves a stored copy opens the list, recorded; health asks until then and after 90 days', async () => {
     expect(await checkKeyCopies(db.owner)).toMatchObject({ outcome: 'setup', says: expect.stringContaining('never') });
     const checked = await check(first.keyFile);
     expect(checked.code, checked.stderr).toBe(0);
@@ -179,7 +178,7 @@ describe('a second holder', () => {
     expect(listed.stdout.trim().split('\n')).toHaveLength(2);
   }, 90_000); // a GnuPG key pair made, and five runs of the command
 
-  it('proves their copy with their own login, which changes nothing of the list and reads no clear hour key', async () => {
+  it('proves their copy with their own login: it changes nothing of the list and reads no clear hour key', async () => {
     expect(new URL(second.login).username).toMatch(/^waitlist_holder_\d+$/); // not the owner's role
     const checked = await waitlist(['keys', 'check', '--key-file', second.keyFile], {
       DATABASE_URL: second.login,
@@ -205,8 +204,9 @@ describe('a second holder', () => {
         'select clear_key from private.hour_key_0',
         'select address_hash from private.signup_addresses',
         'select seal from private.signup_addresses', // the list's seals: only the first of each hour key
-      ])
+      ]) {
         await expect(holder.query(sql), sql).rejects.toThrow(/permission denied/);
+      }
       const other = await holder.query('select private.record_key_check($1) as done', [rows[0].id]);
       expect(other.rows[0].done).toBeNull(); // the owner's check is not theirs to record
     } finally {
@@ -214,7 +214,7 @@ describe('a second holder', () => {
     }
   });
 
-  it('once removed (though added twice), opens nothing sealed after; the other holder still opens everything', async () => {
+  it('once removed (though added twice), opens nothing sealed after; the other holder opens everything', async () => {
     const { rows: kept } = await db.owner.query<{ id: string }>(
       `select w.hour_key_id::text as id from private.wrapped_hour_keys w
        join private.key_holders h on h.id = w.holder_id where extensions.pgp_key_id(h.public_key) = $1`,
@@ -258,7 +258,7 @@ describe('a second holder', () => {
 });
 
 describe('holders at the edges', () => {
-  it('a key larger than an index entry (many user IDs), without a passphrase: added, checked with a warning', async () => {
+  it('a key larger than an index entry (many user IDs), no passphrase: added, checked with a warning', async () => {
     const userIDs = Array.from({ length: 8 }, (_, i) => ({ name: `Holder ${i}`, email: `holder${i}@example.com` }));
     const big = await generateKey({ type: 'rsa', rsaBits: 3072, userIDs, format: 'armored' });
     expect((await readKey({ armoredKey: big.publicKey })).write().length).toBeGreaterThan(2704);
@@ -277,7 +277,8 @@ describe('holders at the edges', () => {
     const [firstId, firstKey] = listed[0].split(' ');
     const [otherId] = listed[1].split(' ');
     await db.owner.query(
-      'delete from private.wrapped_hour_keys where holder_id = $1 and hour_key_id = (select min(id) from private.hour_keys)',
+      `delete from private.wrapped_hour_keys
+       where holder_id = $1 and hour_key_id = (select min(id) from private.hour_keys)`,
       [otherId],
     );
     const refused = await waitlist(['keys', 'remove', firstKey, '--yes']);

@@ -8,14 +8,13 @@ import { expect, it } from 'vitest';
 import { COMPACT_LATER } from '../seal/compact';
 import { cuttingProxy } from './cutting-proxy';
 import { keysInit } from './keys-init';
-import { useOwnDatabase } from './own-database';
+import { countRows, useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed } from './seed';
 
 const db = useOwnDatabase('cli_keys_compact');
 const compact = () => waitlist(['keys', 'compact']);
-const plain = async () =>
-  (await db.owner.query('select count(*)::int as n from public.waiting_list where email is not null')).rows[0].n;
+const plain = () => countRows(db.owner, 'public.waiting_list where email is not null');
 
 it('is refused on a list not sealed yet, and changes nothing', async () => {
   await seed(db.owner);

@@ -6,13 +6,12 @@
 import { existsSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import { keysInit } from './keys-init';
-import { useOwnDatabase } from './own-database';
+import { countRows, useOwnDatabase } from './own-database';
 import { connect } from '../../supabase/harness/database';
 import { seed } from './seed';
 
 const db = useOwnDatabase('cli_keys_kept');
-const plain = async () =>
-  (await db.owner.query('select count(*)::int as n from public.waiting_list where email is not null')).rows[0].n;
+const plain = () => countRows(db.owner, 'public.waiting_list where email is not null');
 
 it('a keys init that cannot hold signups off installs nothing, seals nothing and leaves no key file', async () => {
   await seed(db.owner);
@@ -27,8 +26,7 @@ it('a keys init that cannot hold signups off installs nothing, seals nothing and
     expect(init.result.code).not.toBe(0);
     expect(init.result.stderr).toContain('lock timeout');
     expect(existsSync(init.keyFile)).toBe(false);
-    const { rows } = await db.owner.query('select count(*)::int as n from private.key_holders');
-    expect(rows[0].n).toBe(0);
+    expect(await countRows(db.owner, 'private.key_holders')).toBe(0);
     expect(await plain()).toBe(before);
   } finally {
     await writer.query('rollback');

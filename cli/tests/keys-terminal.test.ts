@@ -3,15 +3,14 @@
  * owner stored and checks it; `export` asks where the key is (a path, or the key pasted), then its
  * passphrase, and shows neither.
  */
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { useOwnDatabase } from './own-database';
 import { TEST_PASSPHRASE } from './run-cli';
 import { seed } from './seed';
 import { onTerminal } from './terminal';
-import { mkdtempSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 
 const db = useOwnDatabase('cli_keys_terminal');
 const keyFile = join(mkdtempSync(join(tmpdir(), 'waitlist-owner-')), 'owner-key.asc');

@@ -27,7 +27,7 @@ const PARAMETERS_OFF = `${AS_API} log_parameter_max_length = 0`;
 const risksNow = () => withClient(db.info, 'postgres', loggingRisks);
 
 /** The risks a new session of `role` (any login role of the test server) sees. */
-async function risksAs(role: string): Promise<string[]> {
+async function risksAs(role: string) {
   const session = new pg.Client({ host: db.info.host, port: db.info.port, database: db.info.database, user: role });
   await session.connect();
   try {
@@ -41,14 +41,15 @@ async function risksAs(role: string): Promise<string[]> {
  * Each setting for `authenticator` in this database only: the server's other databases keep theirs.
  * One after another: two first settings at once would both insert the role's pg_db_role_setting row.
  */
-async function forTheApi(settings: Record<string, string>): Promise<void> {
-  for (const [name, value] of Object.entries(settings))
+async function forTheApi(settings: Record<string, string>) {
+  for (const [name, value] of Object.entries(settings)) {
     await asSuperuser(db, `alter role authenticator in database ${NAME} set ${name} = '${value}'`);
+  }
 }
 
 let signups = 0;
 /** A new address signed up through a new Data API session (role settings apply at login); its log so far. */
-async function signUp(twice = false): Promise<{ address: string; log: string }> {
+async function signUp(twice = false) {
   const address = `logged.${++signups}@example.com`;
   const readLog = serverLogFromNow();
   const api = await connect(db.info, 'authenticator');
@@ -62,7 +63,7 @@ async function signUp(twice = false): Promise<{ address: string; log: string }> 
 }
 
 /** With `settings` for the Data API, a signup's address reaches the log, and `named` is all the owner is told. */
-async function loggedAndNamed(settings: Record<string, string>, named: string, twice = false): Promise<void> {
+async function loggedAndNamed(settings: Record<string, string>, named: string, twice = false) {
   await forTheApi(settings);
   const { address, log } = await signUp(twice);
   expect(log).toContain(address);
@@ -208,7 +209,7 @@ describe('logging settings that would write an address', () => {
     }
   });
 
-  it("log_statement = 'mod' logs the owner's erase with its address, not a signup (a SELECT over an INSERT)", async () => {
+  it("log_statement = 'mod' logs an erase with its address, not a signup (a SELECT over an INSERT)", async () => {
     await forTheApi({ log_statement: 'mod', log_parameter_max_length: '-1' });
     await asSuperuser(db, `alter role postgres in database ${NAME} set log_statement = 'mod'`);
     await asSuperuser(db, `alter role postgres in database ${NAME} set log_parameter_max_length = -1`);

@@ -11,6 +11,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
 
 /** What the CLI takes for a project ref and an access token: 20 lowercase letters; sbp_ and 40 characters. */
 export const REF = 'standinstandinstandi';
@@ -161,16 +162,17 @@ function answer(
   }
   const fn = new RegExp(`^GET ${v1}/functions/([\\w-]+)$`).exec(route)?.[1];
   const deployed = state.deployed.findLast((d) => d.slug === fn);
-  if (deployed)
+  if (deployed) {
     return [
       200,
       { id: fn, slug: fn, name: fn, status: 'ACTIVE', version: 1, verify_jwt: deployed.metadata.verify_jwt },
     ];
+  }
   return undefined;
 }
 
 /** A multipart body (the CLI's function upload) read as the platform reads it: its metadata and files. */
-async function multipart(type = '', body: Uint8Array<ArrayBuffer>): Promise<Upload | undefined> {
+async function multipart(type = '', body: Uint8Array<ArrayBuffer>) {
   if (!type.startsWith('multipart/form-data')) return undefined;
   const form = await new Request('http://stand-in/', {
     method: 'POST',
@@ -195,15 +197,16 @@ export async function startManagementApi(initial: Partial<State> = {}) {
   };
   const calls: Call[] = [];
   const server = createServer(async (request, response) => {
-    const chunks: Buffer[] = [];
-    for await (const chunk of request) chunks.push(chunk as Buffer);
-    const [method, path, body] = [request.method!, request.url!, Buffer.concat(chunks).toString('latin1')];
+    const bytes = await buffer(request);
+    const method = request.method!;
+    const path = request.url!;
+    const body = bytes.toString('latin1');
     calls.push({ method, path, body });
     const send = (status: number, value: unknown) =>
       response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(value));
     if (request.headers.authorization !== `Bearer ${TOKEN}`) return send(401, { message: 'Unauthorized' });
     if (state.failing === `${method} ${path.split('?')[0]}`) return send(500, { message: 'stand-in failure' });
-    const form = await multipart(request.headers['content-type'], new Uint8Array(Buffer.concat(chunks)));
+    const form = await multipart(request.headers['content-type'], new Uint8Array(bytes));
     const [status, value] = answer(state, method, path, body, form) ?? [404, { message: 'Not found' }];
     send(status, value);
   });
@@ -214,7 +217,7 @@ export async function startManagementApi(initial: Partial<State> = {}) {
     state,
     calls,
     /** A profile file for the CLI's --profile: the stand-in as its API. */
-    profile(folder: string): string {
+    profile(folder: string) {
       const file = join(folder, 'profile.yaml');
       writeFileSync(file, `name: stand-in\napi_url: ${url}\ndashboard_url: ${url}\nproject_host: 127.0.0.1\n`);
       return file;

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { FUNCTION } from './unsubscribe-function';
 
-function runningFunctions(): number[] {
+function runningFunctions() {
   return readdirSync('/proc')
     .filter((name) => /^\d+$/.test(name))
     .filter((pid) => {
@@ -22,14 +22,16 @@ function runningFunctions(): number[] {
 
 export default function setup() {
   const before = new Set(runningFunctions());
-  if (before.size)
+  if (before.size) {
     console.warn(`Already running before the tests, not counted: ${[...before].join(', ')} (${FUNCTION})`);
+  }
   return () => {
     const left = runningFunctions().filter((pid) => !before.has(pid));
     if (!left.length) return;
     for (const pid of left) process.kill(pid, 'SIGKILL');
     throw new Error(
-      `The tests left ${left.length} unsubscribe function process(es) running (${FUNCTION}): pids ${left.join(', ')}, now killed.`,
+      `The tests left ${left.length} unsubscribe function process(es) running (${FUNCTION}): ` +
+        `pids ${left.join(', ')}, now killed.`,
     );
   };
 }

@@ -6,22 +6,19 @@
 import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { letter } from '../commands/notify/letter';
 import { letterArgs, unconfirmedArgs } from './notify-letter';
-import { asSuperuser, useOwnDatabase } from './own-database';
-import { startCli, waitlist } from './run-cli';
-import { seed } from './seed';
+import { asSuperuser, countRows, useOwnDatabase } from './own-database';
+import { startCli, waitFor, waitlist } from './run-cli';
+import { numbered, seed } from './seed';
 import { startInbox, type Inbox } from './smtp';
 import { onTerminal } from './terminal';
 
 const db = useOwnDatabase('cli_notify_asks');
 let inbox: Inbox;
 beforeAll(async () => {
-  await seed(
-    db.owner,
-    Array.from({ length: 12 }, (_, i) => `asks-${i}@example.com`),
-  );
+  await seed(db.owner, numbered('asks', 12));
   inbox = await startInbox();
 });
 afterAll(() => inbox.close());
@@ -75,8 +72,9 @@ describe('asking first', () => {
   });
 
   it('on a terminal, says how many, which campaign and from whom, and sends only on "y"', async () => {
-    const waiting = (await db.owner.query('select count(*)::int as n from private.mailable_signups')).rows[0].n;
-    const question = `About to email ${waiting} addresses in campaign "asked" from Launch <launch@product.example>. Send? [y/N]`;
+    const waiting = await countRows(db.owner, 'private.mailable_signups');
+    const question =
+      `About to email ${waiting} addresses in campaign "asked" from Launch <launch@product.example>. ` + 'Send? [y/N]';
     const declined = await onTerminal(unconfirmedArgs('asked'), { SMTP_URL: inbox.url }, question, 'n');
     expect(declined.code).toBe(1);
     expect(declined.output).toContain('Nothing sent.');
@@ -104,7 +102,7 @@ describe('while sending', () => {
     const run = startCli([...letterArgs('suppressed-mid-run'), '--connections', '1', '--json'], {
       SMTP_URL: inbox.url,
     });
-    await vi.waitFor(() => expect(inbox.held).toBe(1), { timeout: 20_000, interval: 50 });
+    await waitFor(() => expect(inbox.held).toBe(1));
     const later = (await journal('suppressed-mid-run'))
       .filter((row) => row.state === 'pending')
       .map((row) => row.email);
@@ -132,9 +130,7 @@ describe('signups added with the triggers off', () => {
     for (let i = 1; i <= 30; i += 1) expect(inbox.deliveredTo(`restored-${i}@example.com`)).toBe(1);
     const summary = JSON.parse(stdout);
     expect(adds(summary)).toBe(summary.onTheList);
-    expect(summary.onTheList).toBe(
-      (await db.owner.query('select count(*)::int as n from public.waiting_list')).rows[0].n,
-    );
+    expect(summary.onTheList).toBe(await countRows(db.owner, 'public.waiting_list'));
   });
 
   it('that repeat a listed address are named, and nothing is sent until they are removed', async () => {

@@ -26,7 +26,10 @@ function dropAfterFirstMessage() {
           if (end < 0) return;
           buffer = buffer.slice(end + 5);
           inData = false;
-          if (++state.messages === 1) return void socket.destroy();
+          if (++state.messages === 1) {
+            socket.destroy();
+            return;
+          }
           socket.write('250 queued\r\n');
           continue;
         }
@@ -34,12 +37,16 @@ function dropAfterFirstMessage() {
         if (newline < 0) return;
         const command = buffer.slice(0, 4).toUpperCase();
         buffer = buffer.slice(newline + 2);
-        if (command === 'EHLO') socket.write('250-loopback\r\n250 8BITMIME\r\n');
-        else if (command === 'DATA') {
+        if (command === 'EHLO') {
+          socket.write('250-loopback\r\n250 8BITMIME\r\n');
+        } else if (command === 'DATA') {
           socket.write('354 go on\r\n');
           inData = true;
-        } else if (command === 'QUIT') socket.end('221 bye\r\n');
-        else socket.write('250 ok\r\n');
+        } else if (command === 'QUIT') {
+          socket.end('221 bye\r\n');
+        } else {
+          socket.write('250 ok\r\n');
+        }
       }
     });
   });
@@ -77,8 +84,9 @@ describe('stored addresses the mailer would deliver elsewhere', () => {
     const inbox = await startInbox();
     const lookAlikes = ['twice@example.coｍ', 'twice@ｅxample.com', 'twice@example.com。']; // the mailer maps them
     const variants = ['<twice@example.com>', 'twice@example.com>', '<twice@example.com', ...lookAlikes];
-    for (const email of ['twice@example.com', ...variants])
+    for (const email of ['twice@example.com', ...variants]) {
       await db.owner.query('insert into public.waiting_list (email) values ($1)', [email]);
+    }
     const run = await waitlist([...letterArgs('variants'), '--json'], { SMTP_URL: inbox.url });
     await inbox.close();
     expect(inbox.deliveredTo('twice@example.com')).toBe(1);

@@ -3,11 +3,11 @@
  * two messages unanswered; the next run names those two and sends everyone else; a run with
  * --resend-uncertain sends those two; a last run sends nothing. Every address gets one message.
  */
-import { afterAll, beforeAll, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, expect, it } from 'vitest';
 import { letterArgs, recipients, unsendable } from './notify-letter';
 import { useOwnDatabase } from './own-database';
-import { startCli, waitlist } from './run-cli';
-import { onTheWire, seed } from './seed';
+import { startCli, waitFor, waitlist } from './run-cli';
+import { numbered, onTheWire, seed } from './seed';
 import { startInbox, type Inbox } from './smtp';
 
 const db = useOwnDatabase('cli_notify_kill');
@@ -16,10 +16,7 @@ const DELIVERED_BEFORE_KILL = 5;
 let inbox: Inbox;
 
 beforeAll(async () => {
-  await seed(
-    db.owner,
-    Array.from({ length: 40 }, (_, i) => `kill-${i}@example.com`),
-  );
+  await seed(db.owner, numbered('kill', 40));
   inbox = await startInbox();
 });
 afterAll(() => inbox.close());
@@ -39,14 +36,11 @@ it('a run killed mid-way and run again delivers to every address exactly once, n
   inbox.holdAfter = DELIVERED_BEFORE_KILL;
   const killed = startCli(args, { SMTP_URL: inbox.url });
   // Both senders are waiting for the server's answer, and what it accepted is recorded.
-  await vi.waitFor(
-    async () => {
-      expect(inbox.held).toBe(2);
-      expect(await journal('sent')).toHaveLength(inbox.accepted.length);
-      expect(inbox.accepted.length).toBe(DELIVERED_BEFORE_KILL);
-    },
-    { timeout: 20_000, interval: 50 },
-  );
+  await waitFor(async () => {
+    expect(inbox.held).toBe(2);
+    expect(await journal('sent')).toHaveLength(inbox.accepted.length);
+    expect(inbox.accepted.length).toBe(DELIVERED_BEFORE_KILL);
+  });
   killed.child.kill('SIGKILL');
   expect((await killed.done).signal).toBe('SIGKILL');
 

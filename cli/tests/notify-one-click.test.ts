@@ -5,7 +5,6 @@
  * POSTed as that page does to the unsubscribe function running under Deno, unsubscribes the
  * recipient, and the resumed run skips them. A test message's links unsubscribe nobody.
  */
-import { generateKeyPairSync } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +13,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { TEST_TOKEN } from '../../contracts/unsubscribe-token';
 import { publicKeyOf } from '../mail/dkim';
 import { startDns, type Dns } from './dns';
-import { letterArgs, SITE_URL } from './notify-letter';
+import { dkimKeyFile, letterArgs, newDkimKey, SITE_URL } from './notify-letter';
 import { useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed } from './seed';
@@ -24,11 +23,8 @@ import { postOneClick, startFunction, type RunningFunction } from './unsubscribe
 const DOMAIN = 'product.example';
 const SELECTOR = 'launch2026';
 const READERS = ['ada@example.com', 'grace@example.com', 'alan@example.com'];
-const privateKey = String(
-  generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }),
-);
-const keyFile = join(mkdtempSync(join(tmpdir(), 'dkim-')), 'dkim.pem');
-writeFileSync(keyFile, privateKey, { mode: 0o600 });
+const privateKey = newDkimKey();
+const keyFile = dkimKeyFile(privateKey);
 const HTML = '<p>We launched.</p>';
 const htmlFile = join(mkdtempSync(join(tmpdir(), 'html-')), 'launch.html');
 writeFileSync(htmlFile, HTML);
@@ -148,7 +144,7 @@ describe('notify, signed, with one-click unsubscribe', () => {
     }
   });
 
-  it('unsubscribes the recipient whose body link the /unsubscribe page POSTs, and the resumed run skips them', async () => {
+  it('unsubscribes the recipient whose body link the /unsubscribe page POSTs; the resumed run skips them', async () => {
     inbox.accepted.length = 0;
     const first = await notify('launch', '--limit', '1');
     expect(first.code, first.stderr).toBe(3); // two left to send
@@ -185,7 +181,7 @@ describe('notify, signed, with one-click unsubscribe', () => {
     expect((await db.owner.query('select from private.mailable_signups where email = $1', [leaving])).rowCount).toBe(0);
   });
 
-  it('gives the --to test message and the preview test links: the function refuses them (403) and stores nothing', async () => {
+  it('gives the --to message and the preview test links: the function refuses them (403), stores nothing', async () => {
     const before = (await db.owner.query('select * from private.do_not_email')).rows;
     inbox.accepted.length = 0;
     const test = await notify('test', '--to', 'me@product.example');

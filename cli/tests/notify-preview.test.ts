@@ -61,8 +61,9 @@ describe('notify --preview', () => {
     expect(attribute(frame, 'srcdoc')).toBe(mail.html);
     expect(mail.html).toBe(HTML.replace('</body>', `${FOOTER_HTML}</body>`));
     const shown = byId(page, 'headers').text;
-    for (const name of ['From', 'Reply-To', 'Subject', 'List-Unsubscribe', 'List-Unsubscribe-Post'])
+    for (const name of ['From', 'Reply-To', 'Subject', 'List-Unsubscribe', 'List-Unsubscribe-Post']) {
       expect(header(shown, name), name).toBe(header(received, name));
+    }
     expect(header(shown, 'List-Unsubscribe')).toBe(
       `<${UNSUBSCRIBE_URL}?token=${TEST_TOKEN}>, <mailto:reply@product.example?subject=unsubscribe>`,
     );

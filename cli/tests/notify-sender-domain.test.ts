@@ -2,27 +2,21 @@
  * The sender-domain check against a DNS server on loopback (no query leaves the machine): each
  * missing or wrong record gives its message; above 5,000 recipients the run refuses to start.
  */
-import { generateKeyPairSync } from 'node:crypto';
-import { mkdtempSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { createSocket } from 'node:dgram';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { publicKeyOf } from '../mail/dkim';
 import { checkSenderDomain, type SenderDomain, type Signing } from '../mail/sender-domain';
 import { startDns, type Dns } from './dns';
-import { letterArgs } from './notify-letter';
-import { asSuperuser, useOwnDatabase } from './own-database';
+import { dkimKeyFile, letterArgs, newDkimKey } from './notify-letter';
+import { asSuperuser, countRows, useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { startInbox, type Inbox } from './smtp';
 
 const DOMAIN = 'product.example';
 const SELECTOR = 'launch2026';
-const pem = (type: 'pkcs8' | 'spki') => (key: { export(o: object): string | Buffer }) =>
-  String(key.export({ type, format: 'pem' }));
-const signingKey = pem('pkcs8')(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
-const otherKey = pem('pkcs8')(generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey);
-const keyFile = join(mkdtempSync(join(tmpdir(), 'dkim-')), 'dkim.pem');
-writeFileSync(keyFile, signingKey, { mode: 0o600 });
+const signingKey = newDkimKey();
+const otherKey = newDkimKey();
+const keyFile = dkimKeyFile(signingKey);
 
 /** Every record in place: SPF, DKIM of the signing key, DMARC p=none, MX. */
 function completeZone(dns: Dns) {
@@ -74,10 +68,12 @@ describe('the sender-domain check', () => {
     const checks = byRecord(await check());
     expect(checks.SPF).toMatchObject({ ok: false, says: 'No SPF record at product.example.' });
     expect(checks.SPF.fix).toBe(
-      "Add a TXT record at product.example that includes your SMTP provider's SPF domain (`waitlist domain --spf-include` prints it).",
+      "Add a TXT record at product.example that includes your SMTP provider's SPF domain " +
+        '(`waitlist domain --spf-include` prints it).',
     );
     expect(checks.DMARC.fix).toBe(
-      'Add a TXT record at _dmarc.product.example: "v=DMARC1; p=none; rua=mailto:dmarc@product.example" (p=none is enough to start).',
+      'Add a TXT record at _dmarc.product.example: "v=DMARC1; p=none; rua=mailto:dmarc@product.example" ' +
+        '(p=none is enough to start).',
     );
     expect(checks.DKIM.fix).toBe(
       `Add a TXT record at ${SELECTOR}._domainkey.product.example: "v=DKIM1; k=rsa; p=${publicKeyOf(signingKey)}".`,
@@ -85,7 +81,7 @@ describe('the sender-domain check', () => {
     expect(checks.MX).toMatchObject({ ok: false, says: expect.stringContaining('No MX record at product.example') });
   });
 
-  it('finds a published DKIM key that is not the signing key, two SPF records, +all, and a DMARC record without a policy', async () => {
+  it('finds a DKIM key that is not the signing key, two SPF records, +all, and DMARC without a policy', async () => {
     dns.zone.set(`${SELECTOR}._domainkey.${DOMAIN}`, { txt: [`v=DKIM1; k=rsa; p=${publicKeyOf(otherKey)}`] });
     dns.zone.set(`_dmarc.${DOMAIN}`, { txt: ['v=DMARC1; rua=mailto:dmarc@product.example'] });
     dns.zone.set(DOMAIN, { txt: ['v=spf1 a ~all', 'v=spf1 mx -all'], mx: ['mx1.provider.example'] });
@@ -100,7 +96,7 @@ describe('the sender-domain check', () => {
     expect(checks.SPF.says).toContain('it lets anyone send as product.example');
   });
 
-  it('without a DKIM selector, says DKIM is not checked; with only a selector, checks the provider publishes a key', async () => {
+  it('no DKIM selector: DKIM not checked; a selector alone: checks that the provider publishes a key', async () => {
     expect(byRecord(await check({} as never)).DKIM).toMatchObject({
       ok: false,
       says: 'No DKIM selector given: nothing to check.',
@@ -124,7 +120,6 @@ describe('the sender-domain check', () => {
   });
 
   it('bounds its lookups: a resolver that never answers is a failed lookup within seconds, named', async () => {
-    const { createSocket } = await import('node:dgram');
     const silent = createSocket('udp4'); // reads every query, answers none
     await new Promise<void>((resolve) => silent.bind(0, '127.0.0.1', resolve));
     const server = `127.0.0.1:${silent.address().port}`;
@@ -145,16 +140,17 @@ describe('notify and the sender domain', () => {
     );
   }, 120_000);
 
-  it('refuses to start above 5,000 recipients without DMARC and sends nothing; the override goes on to send', async () => {
+  it('refuses over 5,000 recipients without DMARC, sending nothing; the override goes on to send', async () => {
     dns.zone.delete(`_dmarc.${DOMAIN}`);
     const args = [...letterArgs('bulk', { dns: dns.server }), '--dkim-key', keyFile, '--dkim-selector', SELECTOR];
-    const { rows } = await db.owner.query('select count(*)::int as n from private.mailable_signups');
+    const mailable = await countRows(db.owner, 'private.mailable_signups');
     const refused = await waitlist(args, { SMTP_URL: inbox.url });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain(`Sender domain product.example (DNS resolver ${dns.server}):`);
     expect(refused.stderr).toContain('MISSING DMARC: No DMARC record at _dmarc.product.example.');
     expect(refused.stderr).toContain(
-      `Not sending to ${rows[0].n} addresses: From 5,000 messages a day, Gmail, Yahoo and Outlook.com require SPF, DKIM and DMARC aligned with From (missing: DMARC).`,
+      `Not sending to ${mailable} addresses: From 5,000 messages a day, Gmail, Yahoo and Outlook.com require ` +
+        'SPF, DKIM and DMARC aligned with From (missing: DMARC).',
     );
     expect(refused.stderr).toContain('--despite-sender-domain');
     expect(inbox.accepted).toHaveLength(0);
@@ -164,7 +160,7 @@ describe('notify and the sender domain', () => {
     const overridden = await waitlist([...args, '--despite-sender-domain'], { SMTP_URL: inbox.url });
     inbox.answerRcpt = () => undefined;
     expect(overridden.code, overridden.stderr).toBe(1);
-    expect(overridden.stderr).toContain(`Sending to ${rows[0].n} anyway (--despite-sender-domain).`);
+    expect(overridden.stderr).toContain(`Sending to ${mailable} anyway (--despite-sender-domain).`);
     expect(overridden.stderr).toContain('The SMTP server refused 10 addresses in a row; stopped: ');
   });
 
@@ -177,7 +173,7 @@ describe('notify and the sender domain', () => {
     expect(inbox.accepted).toHaveLength(3);
   });
 
-  it('takes the DKIM key from DKIM_PRIVATE_KEY too, checks it against DNS before sending, and never prints it', async () => {
+  it('takes the DKIM key from DKIM_PRIVATE_KEY too, checks it against DNS first, never prints it', async () => {
     const args = [...letterArgs('env-key', { dns: dns.server }), '--dkim-selector', SELECTOR, '--limit', '1'];
     const good = await waitlist(args, { DKIM_PRIVATE_KEY: signingKey, SMTP_URL: inbox.url });
     expect(good.code, good.stderr).toBe(3); // left to send: --limit

@@ -4,23 +4,20 @@
  * address waiting to be tried again after a 4xx is left to send, after Ctrl-C and kill -9 alike.
  */
 import { setTimeout as delay } from 'node:timers/promises';
-import { afterEach, beforeAll, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
 import { SAME_PRESS_MS } from '../commands/notify/run';
 import { letterArgs } from './notify-letter';
-import { useOwnDatabase } from './own-database';
-import { startCli } from './run-cli';
-import { seed } from './seed';
+import { countRows, useOwnDatabase } from './own-database';
+import { startCli, waitFor } from './run-cli';
+import { numbered, seed } from './seed';
 import { startInbox, type Inbox } from './smtp';
 
 const db = useOwnDatabase('cli_notify_stop');
 let inbox: Inbox;
 let everyone: number;
 beforeAll(async () => {
-  await seed(
-    db.owner,
-    Array.from({ length: 20 }, (_, i) => `stop-${i}@example.com`),
-  );
-  everyone = (await db.owner.query('select count(*)::int as n from public.waiting_list')).rows[0].n;
+  await seed(db.owner, numbered('stop', 20));
+  everyone = await countRows(db.owner, 'public.waiting_list');
 });
 beforeEach(async () => {
   inbox = await startInbox();
@@ -41,10 +38,11 @@ const states = async (campaign: string) =>
 function send(campaign: string, ...more: string[]) {
   const run = startCli([...letterArgs(campaign), ...more], { SMTP_URL: inbox.url });
   let stderr = '';
-  run.child.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+  run.child.stderr.on('data', (chunk: Buffer) => {
+    stderr += chunk.toString();
+  });
   return { ...run, stderr: () => stderr, ctrlC: () => run.child.kill('SIGINT') };
 }
-const waitFor = (check: () => unknown) => vi.waitFor(check, { timeout: 20_000, interval: 50 });
 
 it('one Ctrl-C, arriving twice as under npm run: the messages in flight finish and are recorded', async () => {
   inbox.holdAfter = 3;
@@ -82,7 +80,10 @@ it.each([
   ['kill -9', 'SIGKILL'],
 ] as const)('an address waiting after a 4xx is left to send after %s, not uncertain', async (_, signal) => {
   let refused = 0;
-  inbox.answerRcpt = () => (refused++, { code: 451, message: 'Try again later' });
+  inbox.answerRcpt = () => {
+    refused += 1;
+    return { code: 451, message: 'Try again later' };
+  };
   const campaign = `backoff-${signal}`;
   const run = send(campaign, '--connections', '1', '--backoff', '600000');
   await waitFor(() => expect(refused).toBe(1));

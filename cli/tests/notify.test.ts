@@ -33,7 +33,7 @@ describe('waitlist notify', () => {
     expect(inbox.accepted.length).toBe(before);
   });
 
-  it('refuses to start without UNSUBSCRIBE_SECRET, or with a one-click URL that is not https://, and sends nothing', async () => {
+  it('refuses to start without UNSUBSCRIBE_SECRET, or with a one-click URL not https://, sending nothing', async () => {
     const before = inbox.accepted.length;
     const secretless = await waitlist(letterArgs('no-secret'), { SMTP_URL: inbox.url, UNSUBSCRIBE_SECRET: '' });
     expect(secretless.code).toBe(2);
@@ -60,7 +60,7 @@ describe('waitlist notify', () => {
     expect(inbox.accepted.length).toBe(before + 1);
   });
 
-  it('sends one message to each address, alone, with List-Unsubscribe and a text part; a second run sends nothing', async () => {
+  it('sends each address one message, alone, with List-Unsubscribe and a text part; a rerun sends none', async () => {
     inbox.accepted.length = 0;
     const everyone = (await recipients(db.owner)).filter((email) => !unsendable(email));
     const first = await notify('launch', '--json');

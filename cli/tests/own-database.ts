@@ -14,7 +14,7 @@ import { withClient } from '../../supabase/tests/use-database';
 
 export type OwnDatabase = { owner: Client; info: ConnectionInfo; url: string };
 
-export function useOwnDatabase(name: string, { migrated = true } = {}): OwnDatabase {
+export function useOwnDatabase(name: string, { migrated = true } = {}) {
   const own = {} as OwnDatabase;
   beforeAll(async () => {
     own.info = await createEmptyDatabase(sharedDatabase(), name, migrated ? MIGRATED_TEMPLATE : undefined);
@@ -29,3 +29,7 @@ export function useOwnDatabase(name: string, { migrated = true } = {}): OwnDatab
 /** Runs `sql` as the superuser (what only Supabase's own roles may do, e.g. turn triggers off). */
 export const asSuperuser = (own: OwnDatabase, sql: string, values: unknown[] = []) =>
   withClient(own.info, SUPERUSER, (superuser) => superuser.query(sql, values));
+
+/** The rows of `from` (a table, and a where clause if any: `public.waiting_list where email is not null`). */
+export const countRows = async (client: Client, from: string, values: unknown[] = []) =>
+  (await client.query<{ n: number }>(`select count(*)::int as n from ${from}`, values)).rows[0].n;

@@ -54,8 +54,8 @@ describe('refusal', () => {
   it('names the cause without the address, and keeps only the codes', () => {
     const dmarc = refused('550 5.7.26 Unauthenticated email from ada@example.com is not accepted');
     expect(cause(dmarc)).toBe(
-      'the provider refuses the sender: 550 5.7.26 Unauthenticated email from <address> is not accepted; fix SPF/DKIM/DMARC with ' +
-        '`waitlist domain`, or ask the provider why',
+      'the provider refuses the sender: 550 5.7.26 Unauthenticated email from <address> is not accepted; ' +
+        'fix SPF/DKIM/DMARC with `waitlist domain`, or ask the provider why',
     );
     expect(detail(dmarc)).toBe('550 5.7.26');
     expect(detail(refused('550 No such user'))).toBe('550');

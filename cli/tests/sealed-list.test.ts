@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
 import { connect } from '../../supabase/harness/database';
 import { keysInit } from './keys-init';
-import { asSuperuser, useOwnDatabase } from './own-database';
+import { asSuperuser, countRows, useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed, seededAddresses } from './seed';
 import { CLEAR_KEYS, openWith, sealedRows, setSealClock } from '../../supabase/tests/sealing';
@@ -20,13 +20,10 @@ const db = useOwnDatabase('cli_sealed');
 const exported = (stdout: string) =>
   parse(stdout, { record_delimiter: '\r\n', from_line: 2 }).map((record: string[]) => record[0]) as string[];
 
-async function plaintextRows(): Promise<number> {
-  const { rows } = await db.owner.query('select count(*)::int as n from public.waiting_list where email is not null');
-  return rows[0].n;
-}
+const plaintextRows = () => countRows(db.owner, 'public.waiting_list where email is not null');
 
 /** What a dump or a copy of the data directory taken now opens: every seal any clear hour key verifies. */
-async function openedByACopy(): Promise<string[]> {
+async function openedByACopy() {
   const { rows: keys } = await db.owner.query<{ clear_key: Buffer }>(CLEAR_KEYS);
   const rows = await sealedRows(db.owner);
   return rows.flatMap((row) => keys.flatMap(({ clear_key }) => openWith(clear_key, row) ?? []));
@@ -71,11 +68,7 @@ describe('a sealed list', () => {
     await visitor.query('begin');
     await visitor.query(`insert into public.waiting_list (email) values ('during-init@example.com')`);
     const running = keysInit();
-    await expect
-      .poll(async () => (await db.owner.query('select count(*)::int as n from pg_locks where not granted')).rows[0].n, {
-        timeout: 60_000,
-      })
-      .toBe(1);
+    await expect.poll(() => countRows(db.owner, 'pg_locks where not granted'), { timeout: 60_000 }).toBe(1);
     await visitor.query('commit');
     await visitor.end();
     const init = await running;
@@ -85,8 +78,7 @@ describe('a sealed list', () => {
     expect(statSync(init.keyFile).mode & 0o777).toBe(0o600);
     keyFile = init.keyFile;
     expect(await plaintextRows()).toBe(0);
-    const { rows } = await db.owner.query('select count(*)::int as n from private.key_holders');
-    expect(rows[0].n).toBe(1);
+    expect(await countRows(db.owner, 'private.key_holders')).toBe(1);
 
     const again = await keysInit();
     expect(again.result).toMatchObject({ code: 2, stdout: '' });
@@ -98,10 +90,7 @@ describe('a sealed list', () => {
   });
 
   it('a copy taken in the hour of keys init opens none of the rows before it, only the signups after', async () => {
-    const { rows } = await db.owner.query<{ n: number }>(
-      'select count(*)::int as n from private.signup_addresses where seal is not null',
-    );
-    expect(rows[0].n).toBeGreaterThan(0);
+    expect(await countRows(db.owner, 'private.signup_addresses where seal is not null')).toBeGreaterThan(0);
     expect(await openedByACopy()).toEqual([]);
     await seed(db.owner, ['after-init@example.com']); // sealed with the database's key of this hour
     expect(await openedByACopy()).toEqual(['after-init@example.com']);
@@ -156,7 +145,7 @@ describe('a sealed list', () => {
     expect(wrong.stderr).toContain('does not open this list');
   });
 
-  it('seals rows that arrived with triggers off (a data-only restore) at the next count, naming nothing after', async () => {
+  it('seals rows that arrived with triggers off (a data-only restore) at the next count, then names none', async () => {
     await asSuperuser(
       db,
       `set session_replication_role = replica; insert into public.waiting_list (email) values ('Restored@Example.com')`,

@@ -6,13 +6,17 @@ import { emailExamples } from '../../src/test/email-examples';
 
 export const TRICKY = ['-dash@example.com', '+plus@example.com', 'a,comma@example.com'];
 
-export function seededAddresses(): string[] {
+export function seededAddresses() {
   const examples = emailExamples.filter((e) => e.valid).map((e) => checkEmail(e.input));
   return [...examples.flatMap((c) => (c.ok ? [c.email] : [])), ...TRICKY];
 }
 
+/** `count` addresses named after a test: `name-0@example.com`, `name-1@example.com`… */
+export const numbered = (name: string, count: number) =>
+  Array.from({ length: count }, (_, i) => `${name}-${i}@example.com`);
+
 /** Adds each address unless the same address is listed already (by another test file). */
-export async function seed(owner: Client, addresses = seededAddresses()): Promise<void> {
+export async function seed(owner: Client, addresses = seededAddresses()) {
   for (const email of addresses) {
     await owner.query(
       `insert into public.waiting_list (email) select $1
@@ -26,7 +30,7 @@ export async function seed(owner: Client, addresses = seededAddresses()): Promis
  * How the test SMTP server reports a stored address it received: smtp-server shows the domain
  * lowercased and in Unicode, and a local part that is not a dot-atom arrives quoted.
  */
-export function onTheWire(email: string): string {
+export function onTheWire(email: string) {
   const at = email.lastIndexOf('@');
   const local = email.slice(0, at);
   return `${/[,]/.test(local) ? `"${local}"` : local}@${domainToUnicode(email.slice(at + 1).toLowerCase())}`;

@@ -107,7 +107,7 @@ async function query(url: string, sql: string) {
 }
 
 /** What setup asks on a terminal, answered as the owner would (each prompt is the last text printed). */
-function answer(output: string): string {
+function answer(output: string) {
   const prompt = output.trimEnd().split('\n').at(-1)!;
   if (prompt.includes('Supabase personal access token')) return TOKEN;
   if (prompt.includes('Cloudflare API token')) return CF_TOKEN;
@@ -128,17 +128,18 @@ describe('waitlist setup', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('to do    2. project settings');
     expect(run.stderr).toMatch(
-      /unknown +1\. the Cloudflare Pages project[^\n]*\n +cannot check it: needs a Cloudflare token: CLOUDFLARE_API_TOKEN/,
+      /unknown +1\. the Cloudflare Pages project.*\n +cannot check it: needs a Cloudflare token: CLOUDFLARE_API_TOKEN/,
     );
     expect(run.stderr).toMatch(
-      /unknown +4\. the migrations[^\n]*\n +cannot check it: needs the database password: SUPABASE_DB_PASSWORD/,
+      /unknown +4\. the migrations.*\n +cannot check it: needs the database password: SUPABASE_DB_PASSWORD/,
     );
     expect(run.stderr).toContain('Dry run: nothing was changed.');
     expect(changes()).toEqual([]);
     expect(readFileSync(join(folder, '.env.local'), 'utf8')).toBe(UNRELATED);
   }, 120_000);
 
-  it('from nothing to a live page and a proven join, on a terminal: asked unseen, a taken Pages name, no secret shown', async () => {
+  // Each secret asked on the terminal, unseen; coming-soon.pages.dev is another account's (cloudflare-api.ts).
+  it('from nothing to a live site and a proven join on a terminal; a taken Pages name; no secret shown', async () => {
     const fromLog = statSync(cluster.logFile).size;
     const site = cloudflare.live; // the custom domain, served by the stand-in
     const args = ['setup', '--domain', site, '--key-file', 'key.asc'];
@@ -162,7 +163,8 @@ describe('waitlist setup', () => {
     expect(first).not.toHaveProperty('CLOUDFLARE_API_TOKEN');
     expect(first).not.toHaveProperty('SUPABASE_ACCESS_TOKEN');
 
-    // The hosted settings (two PATCHes), the function's secrets and deploy, the site uploaded once, built for its address.
+    // The hosted settings (two PATCHes), the function's secrets and deploy, the site uploaded once, built for
+    // its address.
     expect(
       changes()
         .filter((call) => call.method === 'PATCH')
@@ -172,13 +174,15 @@ describe('waitlist setup', () => {
       UNSUBSCRIBE_SECRET: first.UNSUBSCRIBE_SECRET,
       UNSUBSCRIBE_DB_URL: first.UNSUBSCRIBE_DB_URL,
     });
-    // The function's upload: every file it imports, as it is here, nothing else, no JWT asked of mail providers
-    // (an import without its extension, which the CLI leaves out silently, fails `npm run typecheck`).
+    // The function's upload (the CLI bundles on Supabase's side): every file it imports, as it is here, nothing
+    // else, and no JWT asked of the mail providers. An import without its extension, which the CLI leaves out
+    // without a word, fails `npm run typecheck` (deno check).
     const [upload, ...more] = api.state.deployed;
     expect(more).toEqual([]);
     expect(upload.metadata).toMatchObject({ entrypoint_path: FUNCTION_ENTRY, verify_jwt: false });
     expect(upload.files.map((file) => file.name).sort()).toEqual(importedFiles(FUNCTION_ENTRY).sort());
     for (const file of upload.files) expect(file.text, file.name).toBe(readFileSync(join(ROOT, file.name), 'utf8'));
+    // Every migration file recorded as applied by the CLI's db push.
     const pushed = await query(
       env.DATABASE_URL,
       'select version from supabase_migrations.schema_migrations order by 1',
@@ -215,7 +219,7 @@ describe('waitlist setup', () => {
     }
   }, 400_000);
 
-  it('again from a fresh clone without .env.local: every step done or repaired, links sent before still work', async () => {
+  it('again from a fresh clone, no .env.local: every step done or repaired, links sent before still work', async () => {
     const fresh = mkdtempSync(join(tmpdir(), 'waitlist-setup-fresh-'));
     // A link signed before, as notify signs it; an origin an earlier setup allowed that no longer serves the site.
     const hash = crypto.getRandomValues(new Uint8Array(32));
@@ -223,9 +227,11 @@ describe('waitlist setup', () => {
     const owner = await connect(info, 'postgres');
     await owner.query(`insert into private.allowed_origins values ('https://old.pages.dev')`);
     await owner.query(
-      `update private.setup_secrets set value = value::jsonb || '["https://old.pages.dev"]' where name = 'site_origins'`,
+      `update private.setup_secrets set value = value::jsonb || '["https://old.pages.dev"]'
+       where name = 'site_origins'`,
     );
-    const [secretsBefore, deploymentsBefore] = [changes().filter((c) => c.path.endsWith('/secrets')).length, 1];
+    const secretsBefore = changes().filter((c) => c.path.endsWith('/secrets')).length;
+    const deploymentsBefore = cloudflare.deployments.length;
     try {
       const run = await startCli(
         ['setup', '--key-file', 'key.asc', '--yes'], // the domain: the one attached to the Pages project
@@ -247,8 +253,9 @@ describe('waitlist setup', () => {
       expect(run.stderr).toMatch(/done +13\. the site/);
 
       const again = envLocal(fresh);
-      for (const name of ['UNSUBSCRIBE_SECRET', 'UNSUBSCRIBE_DB_URL', 'HEALTH_DATABASE_URL', 'VITE_SITE_URL'])
+      for (const name of ['UNSUBSCRIBE_SECRET', 'UNSUBSCRIBE_DB_URL', 'HEALTH_DATABASE_URL', 'VITE_SITE_URL']) {
         expect(again[name], name).toBe(first[name]);
+      }
       const functionKey = await unsubscribeKey(api.state.secrets.get('UNSUBSCRIBE_SECRET')!);
       expect(await readToken(functionKey, link)).toEqual(hash);
       expect(changes().filter((c) => c.path.endsWith('/secrets'))).toHaveLength(secretsBefore);
@@ -265,7 +272,7 @@ describe('waitlist setup', () => {
     }
   }, 300_000);
 
-  it('--rotate-unsubscribe-key says what it voids, asks, and sets the new key in the project and the function', async () => {
+  it('--rotate-unsubscribe-key says what it voids, asks, sets the new key in the project and function', async () => {
     const declined = await startCli(
       ['setup', '--rotate-unsubscribe-key'],
       { ...env, SUPABASE_ACCESS_TOKEN: TOKEN },
@@ -289,16 +296,17 @@ describe('waitlist setup', () => {
     expect(api.state.secrets.get('UNSUBSCRIBE_SECRET')).toBe(rotated);
   }, 300_000);
 
-  it("a failing step names itself, its cause and the command that resumes; refuses another project's DATABASE_URL and an unkept key's replacement", async () => {
+  it("a failing step names itself, its cause and how to resume; refuses another project's DATABASE_URL", async () => {
     api.state.deployed.length = 0;
     api.state.failing = `POST /v1/projects/${REF}/functions/deploy`;
     const all = { ...env, SUPABASE_ACCESS_TOKEN: TOKEN, CLOUDFLARE_API_TOKEN: CF_TOKEN };
     const run = await startCli(['setup', '--key-file', 'key.asc', '--yes'], all, [], folder).done;
     api.state.failing = undefined;
     expect(run.code).toBe(1);
-    expect(run.stderr).toMatch(/failed +12\. the function unsubscribe[^\n]*\n +supabase functions deploy failed/);
+    expect(run.stderr).toMatch(/failed +12\. the function unsubscribe.*\n +supabase functions deploy failed/);
     expect(run.stderr).toContain(
-      'Step 12 failed. Once its cause is fixed, resume with (safe to run again):\n  npm run waitlist -- setup --key-file key.asc --yes',
+      'Step 12 failed. Once its cause is fixed, resume with (safe to run again):\n' +
+        '  npm run waitlist -- setup --key-file key.asc --yes',
     );
     const other = 'postgresql://postgres.otherprojectrefxxxxx:pw@aws-0-eu-west-1.pooler.supabase.com:5432/postgres';
     const refused = await startCli(['setup', '--yes'], { ...all, DATABASE_URL: other }, [], folder).done;
@@ -306,14 +314,16 @@ describe('waitlist setup', () => {
     expect(refused.stderr).toContain("DATABASE_URL is another project's (user postgres.otherprojectrefxxxxx)");
     expect(refused.stderr).not.toContain(':pw@');
 
-    const [fresh, owner] = [mkdtempSync(join(tmpdir(), 'waitlist-setup-unkept-')), await connect(info, 'postgres')];
+    // A key the function holds that the project no longer keeps: not replaced, or every link sent would stop working.
+    const fresh = mkdtempSync(join(tmpdir(), 'waitlist-setup-unkept-'));
+    const owner = await connect(info, 'postgres');
     const { rows } = await owner.query(
       "delete from private.setup_secrets where name = 'unsubscribe_secret' returning value",
     );
     try {
       const unkept = await startCli(['setup', '--yes'], { ...all, SUPABASE_PROJECT_REF: REF }, [], fresh).done;
       expect(unkept.code).toBe(1);
-      expect(unkept.stderr).toMatch(/failed +6\. the unsubscribe signing key[^\n]*\n +The unsubscribe function holds/);
+      expect(unkept.stderr).toMatch(/failed +6\. the unsubscribe signing key.*\n +The unsubscribe function holds/);
       expect(api.state.secrets.get('UNSUBSCRIBE_SECRET')).toBe(rows[0].value);
     } finally {
       await owner.query("insert into private.setup_secrets values ('unsubscribe_secret', $1)", [rows[0].value]);
@@ -350,7 +360,7 @@ describe('npm run deploy', () => {
     expect(cloudflare.arrived).toHaveLength(before);
   });
 
-  it('stops at the first call Cloudflare refuses, naming it, and prints no token; without a token names how to give it', async () => {
+  it('names the call Cloudflare refused and stops, printing no token; without one, says how to give it', async () => {
     const wrong = `cf-token-${crypto.randomUUID()}`;
     const run = await deploy([], { CLOUDFLARE_API_TOKEN: wrong });
     expect(run.code).toBe(1);

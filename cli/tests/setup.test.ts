@@ -28,7 +28,8 @@ function programFiles(dir = CLI): string[] {
 
 describe('before the program loads', () => {
   it('an older Node is told which Node the command needs and how to get it (exit 2)', async () => {
-    const oldNode = `data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"20.11.1"}})`;
+    const oldNode =
+      'data:text/javascript,Object.defineProperty(process,"versions",{value:{...process.versions,node:"20.11.1"}})';
     const { code, stdout, stderr } = await startCli(['count'], {}, ['--import', oldNode]).done;
     expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
     expect(stderr).toContain(`this is Node 20.11.1; the command needs Node ${pkg.engines.node}`);
@@ -38,8 +39,9 @@ describe('before the program loads', () => {
   it('every package the program imports is a dependency, so npm ci --omit=dev installs it', () => {
     const imported = new Set<string>();
     for (const file of programFiles()) {
-      for (const [, name] of readFileSync(file, 'utf8').matchAll(/from '((?:@[^/']+\/)?[^./'][^/']*)/g))
+      for (const [, name] of readFileSync(file, 'utf8').matchAll(/from '((?:@[^/']+\/)?[^./'][^/']*)/g)) {
         if (!name.startsWith('node:')) imported.add(name);
+      }
     }
     expect(imported.size).toBeGreaterThan(3);
     const missing = [...imported].filter((name) => !pkg.dependencies[name]);
@@ -62,7 +64,10 @@ describe('before the program loads', () => {
     for (const args of [['--help'], ['notify', '--help']]) {
       const { stdout } = await waitlist(args);
       expect(stdout).toMatch(
-        /Exit status:\n {2}0 .*\n {2}1 .*\n {2}2 .*\n {2}3 .*\n {2}4 {4}notify: only uncertain addresses are left.*\n {2}130 /,
+        new RegExp(
+          'Exit status:\n {2}0 .*\n {2}1 .*\n {2}2 .*\n {2}3 .*\n' +
+            ' {2}4 {4}notify: only uncertain addresses are left.*\n {2}130 ',
+        ),
       );
     }
   });
@@ -77,16 +82,19 @@ describe('.env.local', () => {
   ])('holds a new secret only in files of mode 0600, from the first byte written (%s)', (_, before) => {
     const folder = mkdtempSync(join(tmpdir(), 'waitlist-env-'));
     const file = join(folder, '.env.local');
-    if (before) writeFileSync(file, 'VITE_SITE_URL=https://example.com\n', { mode: before });
-    if (before) chmodSync(file, before);
+    if (before) {
+      writeFileSync(file, 'VITE_SITE_URL=https://example.com\n', { mode: before });
+      chmodSync(file, before); // the mode as given, whatever the umask
+    }
     const secret = randomUUID();
     // Each time a write ends: the mode of every file of the folder that holds the secret.
     const modes: number[] = [];
     const write = fs.writeFileSync;
     fs.writeFileSync = (...args: Parameters<typeof write>) => {
       write(...args);
-      for (const name of readdirSync(folder))
+      for (const name of readdirSync(folder)) {
         if (readFileSync(join(folder, name), 'utf8').includes(secret)) modes.push(statSync(join(folder, name)).mode);
+      }
     };
     syncBuiltinESMExports();
     try {

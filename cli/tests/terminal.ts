@@ -3,9 +3,8 @@
  * each time it is asked (a RegExp: global, for several questions); `answer` may read what the command printed so far.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { MAIN } from './run-cli';
 
-const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 const quoted = (arg: string) => `'${arg.replaceAll("'", `'\\''`)}'`;
 
 export function onTerminal(
@@ -30,7 +29,9 @@ export function onTerminal(
       child.stdin.write(`${typeof answer === 'string' ? answer : answer(output)}\r`);
     }
   });
-  child.stderr.on('data', (chunk: Buffer) => (output += chunk.toString()));
+  child.stderr.on('data', (chunk: Buffer) => {
+    output += chunk.toString();
+  });
   return new Promise((resolve, reject) => {
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output }));

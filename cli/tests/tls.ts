@@ -13,7 +13,7 @@ import tls from 'node:tls';
 export type Certificates = { caFile: string; key: string; cert: string };
 
 /** A CA, and a certificate it signed for the IP address 127.0.0.1 only (no name). */
-export function makeCertificates(): Certificates {
+export function makeCertificates() {
   const dir = mkdtempSync(join(tmpdir(), 'waitlist-tls-'));
   const path = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });
@@ -61,11 +61,14 @@ export function makeCertificates(): Certificates {
 const SSL_REQUEST = Buffer.from([0, 0, 0, 8, 4, 210, 22, 47]);
 
 /** A TLS-only PostgreSQL endpoint on 127.0.0.1 in front of the server listening on `socket`. */
-export async function tlsFront(socket: string, certificate: Certificates): Promise<{ port: number; close(): void }> {
+export async function tlsFront(socket: string, certificate: Certificates) {
   const server = net.createServer((client) => {
     client.on('error', () => undefined);
     client.once('data', (first) => {
-      if (!first.equals(SSL_REQUEST)) return void client.destroy();
+      if (!first.equals(SSL_REQUEST)) {
+        client.destroy();
+        return;
+      }
       client.write('S');
       const secure = new tls.TLSSocket(client, { isServer: true, key: certificate.key, cert: certificate.cert });
       secure.on('error', () => undefined);

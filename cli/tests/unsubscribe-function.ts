@@ -25,17 +25,14 @@ export const postOneClick = (url: string, headers = {}, body = 'List-Unsubscribe
 
 /** The connection string the function gets as UNSUBSCRIBE_DB_URL (a secret on Supabase). */
 export const unsubscribeDbUrl = (info: ConnectionInfo) =>
-  `postgresql://waitlist_unsubscribe@localhost/${info.database}?host=${encodeURIComponent(info.host)}&port=${info.port}`;
+  `postgresql://waitlist_unsubscribe@localhost/${info.database}` +
+  `?host=${encodeURIComponent(info.host)}&port=${info.port}`;
 
 /**
  * `env`: more of the function's environment, e.g. another UNSUBSCRIBE_DB_URL. A function that
  * exits before it listens rejects, with all it printed.
  */
-export async function startFunction(
-  info: ConnectionInfo,
-  secret = newSecret(),
-  env: Record<string, string> = {},
-): Promise<RunningFunction> {
+export async function startFunction(info: ConnectionInfo, secret = newSecret(), env: Record<string, string> = {}) {
   const child = spawn(DENO, ['run', '--allow-net', '--allow-env', '--allow-read', '--allow-write', FUNCTION], {
     env: {
       PATH: process.env.PATH,
@@ -53,8 +50,10 @@ export async function startFunction(
   // 'close': the shim has exited and so has every process holding its output (deno inherits it).
   const closed = new Promise<boolean>((resolve) => child.on('close', () => resolve(true)));
   const url = await new Promise<string>((resolve, reject) => {
-    child.stdout!.on('data', (chunk: Buffer) => (output += chunk.toString()));
-    child.stderr!.on('data', (chunk: Buffer) => {
+    child.stdout.on('data', (chunk: Buffer) => {
+      output += chunk.toString();
+    });
+    child.stderr.on('data', (chunk: Buffer) => {
       output += chunk.toString();
       const listening = /Listening on (http:\/\/127\.0\.0\.1:\d+)\//.exec(output);
       if (listening) resolve(`${listening[1]}/functions/v1/unsubscribe`);
