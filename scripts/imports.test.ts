@@ -3,16 +3,16 @@
  * boundary must agree on through contracts/, which stands on Web APIs alone. Inside cli/, each
  * command keeps to its own rooms (cli/commands/<name>.ts and cli/commands/<name>/); what two
  * commands use lives in a shared folder beside commands/. Read from the import specifiers of every
- * source file that is not a test (`*.test.*`, or under a tests/ folder: tests may cross, as tests do).
+ * source file that is not a test (as scripts/house.ts tells one: tests may cross, as tests do).
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { posix } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { isTest } from './house.ts';
 import { importSpecifiers, isRelative } from './import-specifiers.ts';
 
 type Import = { file: string; specifier: string; target?: string };
 
-const isTest = (path: string) => /\.test\./.test(path) || path.split('/').includes('tests');
 
 /** The imports of the non-test sources under `folder`; `target`: the repository path a relative one names. */
 function importsOf(folder: string): Import[] {
