@@ -57,7 +57,7 @@ async function repairHistory(history: string[]) {
   }
 }
 
-export function baselineCommand() {
+export function baselineCommand(): Command {
   return new Command('baseline')
     .description('Move a database on the migrations of 2026-11-26 onto the baseline; keeps every signup.')
     .option('-y, --yes', 'do not ask (for scripts)')

@@ -4,7 +4,7 @@ import { sealingFaults, sealStatus } from '../seal/status.ts';
 import { countSignups, sealPending, signupsPerDay } from '../list/signups.ts';
 import { json, out, say } from '../terminal/terminal.ts';
 
-export function countCommand() {
+export function countCommand(): Command {
   return new Command('count')
     .description('Print the number of addresses (--json: and how many may be emailed); sealing faults on stderr.')
     .option('--daily', 'signups per UTC day from the first signup to today, empty days too: CSV day,signups (CRLF)')

@@ -59,7 +59,7 @@ async function deploy({ project, preview, outDir }: Options) {
   process.exitCode = await health();
 }
 
-export function deployCommand() {
+export function deployCommand(): Command {
   return new Command('deploy')
     .description("Build, deploy to Cloudflare Pages, attach VITE_SITE_URL's domain, allow its origins, run health.")
     .option('--project <name>', 'the Cloudflare Pages project', process.env.CLOUDFLARE_PAGES_PROJECT ?? 'coming-soon')

@@ -44,7 +44,7 @@ function printRecords(domain: string, publicKey: string, selector: string, fault
   for (const block of blocks) out(block);
 }
 
-export function domainCommand() {
+export function domainCommand(): Command {
   return new Command('domain')
     .description('Make a DKIM key (first run), print the DKIM, SPF, DMARC and MX records to add, and check them.')
     .argument('<domain>', "the From address's domain, e.g. example.com")

@@ -14,7 +14,7 @@ const BY_HAND = [
   'exported before now, and the daily backups of the database until they age out (docs/operations.md).',
 ];
 
-export function eraseCommand() {
+export function eraseCommand(): Command {
   return new Command('erase')
     .description('Erase an address, in any letter case or Unicode form; its keyed hash stays on the do-not-email list.')
     .argument('<address>', 'the address to erase (one starting with - goes after --)')

@@ -51,7 +51,7 @@ async function exportTo(to: Writable, all: boolean, spreadsheet: boolean) {
   );
 }
 
-export function exportCommand() {
+export function exportCommand(): Command {
   return new Command('export')
     .description(
       'Write the list as CSV (email,signed_up_at in UTC, oldest first), less the do-not-email list. A sealed list ' +

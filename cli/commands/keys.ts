@@ -7,7 +7,7 @@ import { list } from './keys/holders.ts';
 import { init } from './keys/init.ts';
 import { remove } from './keys/remove.ts';
 
-export function keysCommand() {
+export function keysCommand(): Command {
   const keys = new Command('keys')
     .exitOverride() // before its subcommands, which inherit it
     .description('Seal the list at rest with a key that only you hold (docs/operations.md, "Sealing the list").');

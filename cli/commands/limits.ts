@@ -43,7 +43,7 @@ async function change(scope: string, options: Options) {
   });
 }
 
-export function limitsCommand() {
+export function limitsCommand(): Command {
   return new Command('limits')
     .description(
       "Show the abuse guard's limits (its allowed origins: origins list); with a SCOPE and an option, change one.",

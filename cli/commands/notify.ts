@@ -35,7 +35,7 @@ async function stored(options: Options): Promise<Stored | undefined> {
   });
 }
 
-export function notifyCommand() {
+export function notifyCommand(): Command {
   return new Command('notify')
     .description(
       'Email the launch message to every address on the list, exactly once per campaign across any number of ' +
@@ -88,11 +88,12 @@ export function notifyCommand() {
       }
       const urls = unsubscribing(options.unsubscribeUrl);
       // The mailer is loaded only here: the other commands (export of a long list) stay ~20 MB lighter.
-      const one = () => import('./notify/one-message.ts');
-      if (options.preview) await (await one()).preview(written, urls, options.preview, options.force);
-      else if (options.to) {
+      const oneMessage = () => import('./notify/one-message.ts');
+      if (options.preview) {
+        await (await oneMessage()).preview(written, urls, options.preview, options.force);
+      } else if (options.to) {
         const to = mailbox('--to', options.to).address;
-        await (await one()).testMessage({ letter: written, ...signing(written.from, options) }, urls, to);
+        await (await oneMessage()).testMessage({ letter: written, ...signing(written.from, options) }, urls, to);
       } else {
         requireYesOffTerminal(options.yes);
         const sending = { letter: written, ...signing(written.from, options), oneClick: await oneClick(urls) };

@@ -14,7 +14,7 @@ function changeOrigin(given: string, change: typeof addOrigin) {
   return withDatabase(async (db) => ({ origin, done: await change(db, origin), origins: await allowedOrigins(db) }));
 }
 
-export function originsCommand() {
+export function originsCommand(): Command {
   const command = new Command('origins')
     .exitOverride()
     .description('The origins whose pages may sign up: while none is listed, every origin; else those alone.');

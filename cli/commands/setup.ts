@@ -31,15 +31,14 @@ type Options = {
 };
 type Project = { ref: string; name: string };
 
-const VOIDS =
-  'Rotate the unsubscribe signing key? Every unsubscribe link in the messages sent so far stops working ' +
-  '(one click and the page answer 403): rotate between campaigns, two days after the last send.';
-
 /** The project: --project-ref, SUPABASE_PROJECT_REF, else chosen among the token's projects. */
 async function project(given?: string): Promise<Project> {
   const ref = given ?? process.env.SUPABASE_PROJECT_REF;
   if (ref && !/^[a-z]{20}$/.test(ref)) throw new UsageError(`Not a project ref: ${JSON.stringify(ref)}.`);
-  if (ref) return { ref, name: String(Object(await management(`/v1/projects/${ref}`)).name) };
+  if (ref) {
+    const found = (await management(`/v1/projects/${ref}`)) as Partial<Project> | null;
+    return { ref, name: String(found?.name) };
+  }
   const listed = (await management('/v1/projects')) as Project[];
   return choose('Supabase project', listed, (p) => `${p.name} (${p.ref})`, '--project-ref');
 }
@@ -85,7 +84,12 @@ async function run(options: Options) {
   const { ref, name } = await project(options.projectRef);
   // Which project, said and confirmed before anything changes (a wrong ref would change another project).
   await confirm(`Set up the Supabase project "${name}" (${ref})?`, options.yes || options.dryRun, 'Nothing changed.');
-  if (options.rotateUnsubscribeKey && !options.dryRun) await confirm(VOIDS, options.yes, 'Nothing changed.');
+  if (options.rotateUnsubscribeKey && !options.dryRun) {
+    const rotation =
+      'Rotate the unsubscribe signing key? Every unsubscribe link in the messages sent so far stops working ' +
+      '(one click and the page answer 403): rotate between campaigns, two days after the last send.';
+    await confirm(rotation, options.yes, 'Nothing changed.');
+  }
   await databaseUrl(ref, mayAsk);
   await cloudflareCredentials({ mayAsk }).catch((error: Error) => {
     if (!options.dryRun) throw error;
@@ -126,7 +130,7 @@ async function run(options: Options) {
   githubSettings(process.env);
 }
 
-export function setupCommand() {
+export function setupCommand(): Command {
   return new Command('setup')
     .description('From a Supabase and a Cloudflare token to a live page with a proven join; safe to rerun anywhere.')
     .option(

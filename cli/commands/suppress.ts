@@ -7,7 +7,7 @@ import { json, out, readText, requireYesOffTerminal, UsageError } from '../termi
 
 type Options = { file?: string; reason: string; repairBounces?: boolean; yes?: boolean; json?: boolean };
 
-export function suppressCommand() {
+export function suppressCommand(): Command {
   return new Command('suppress')
     .description('Put addresses on the do-not-email list without erasing them: never exported or emailed again.')
     .argument('[address...]', 'addresses to suppress (one starting with - goes after --)')

@@ -4,9 +4,7 @@
  * upload with the pinned wrangler (the build: cli/site/build.ts). The token comes from the environment or
  * is asked (terminal/secret.ts); wrangler gets it in its environment, never on a command line.
  */
-import { spawn } from 'node:child_process';
-import { join } from 'node:path';
-import { childEnv, ROOT } from './tools.ts';
+import { bin, childEnv, run } from './tools.ts';
 import { tokenDestination } from './secret-url.ts';
 import { howToGive, secretFrom } from '../terminal/secret.ts';
 import { choose } from '../terminal/choose.ts';
@@ -18,18 +16,6 @@ const NOT_FOUND = 8000007;
 
 export type PagesProject = { name: string; subdomain: string; domains: string[] };
 type Deployment = { environment: string; deployment_trigger?: { metadata?: { commit_message?: string } } };
-
-/** Runs a program in the repository, its output on stderr; a failure names it. */
-export function run(program: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(program, args, { cwd: ROOT, env, stdio: ['ignore', 2, 2] });
-    child.on('error', reject);
-    const step = [program.split('/').pop(), ...args.slice(0, 3)].join(' ');
-    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${step} failed (exit ${code}).`))));
-  });
-}
-
-export const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);
 
 type Refused = Error & { code?: number };
 type Answer<T> = { success: boolean; errors?: { code: number; message: string }[]; result: T };

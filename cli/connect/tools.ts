@@ -1,5 +1,5 @@
 /** The programs the command runs (the pinned Supabase CLI, wrangler, vite) and what of the environment they see. */
-import { execFile } from 'node:child_process';
+import { execFile, spawn } from 'node:child_process';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ConnectionOptions } from 'node:tls';
@@ -9,11 +9,17 @@ import { databaseConfig } from './database.ts';
 
 /** The repository's root. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-/** What npx and the CLI may see of the environment: none of the owner's secrets (DATABASE_URL, SMTP_URL, …), no PG*. */
-const CHILD_ENV = new RegExp(
-  '^(PATH|HOME|TMPDIR|LANG|LC_\\w+|TERM|XDG_\\w+|NODE_EXTRA_CA_CERTS|npm_config_\\w+|NPM_CONFIG_\\w+|' +
-    '(HTTPS?|NO)_PROXY|(https?|no)_proxy)$',
-);
+/**
+ * What npx and the CLI may see of the environment: none of the owner's secrets (DATABASE_URL, SMTP_URL, …), no PG*.
+ * As one literal the expression passes 120 columns, so it is written in three parts, joined as alternatives of one
+ * that matches a whole name.
+ */
+const CHILD_ENV_NAMES = [
+  /PATH|HOME|TMPDIR|LANG|LC_\w+|TERM|XDG_\w+/, // the shell's, the locale's, the terminal's
+  /NODE_EXTRA_CA_CERTS|npm_config_\w+|NPM_CONFIG_\w+/, // Node's and npm's own settings
+  /(HTTPS?|NO)_PROXY|(https?|no)_proxy/, // a proxy, in either spelling
+];
+const CHILD_ENV = new RegExp(`^(${CHILD_ENV_NAMES.map((names) => names.source).join('|')})$`);
 /** Those, and the names `also` matches (wrangler's CLOUDFLARE_* credentials). */
 export const childEnv = (also = /^$/) =>
   Object.fromEntries(Object.entries(process.env).filter(([name]) => CHILD_ENV.test(name) || also.test(name)));
@@ -31,20 +37,46 @@ export async function supabaseCli(args: string[], env: Record<string, string> = 
   return stdout + stderr;
 }
 
+/** The CLI's sslmode for the commands' own TLS: none, verified, or encrypted without verifying. */
+function sslmode(ssl: false | ConnectionOptions): string {
+  if (!ssl) return 'disable';
+  return ssl.rejectUnauthorized ? 'verify-full' : 'require';
+}
+
 /** The CLI's URL: the endpoint and TLS of the commands' own connection; the password goes in PGPASSWORD. */
 export function cliTarget(folder: string): { url: string; env: Record<string, string> } {
   const config = databaseConfig();
   const { user, password, host, port, database } = config;
   const ssl = config.ssl as false | ConnectionOptions; // what connect/database.ts decided, never `true`
-  const query = new URLSearchParams({ sslmode: !ssl ? 'disable' : ssl.rejectUnauthorized ? 'verify-full' : 'require' });
+  const query = new URLSearchParams({ sslmode: sslmode(ssl) });
   if (ssl && ssl.rejectUnauthorized && typeof ssl.ca === 'string') {
     writeFileSync(join(folder, 'ca.crt'), ssl.ca);
     query.set('sslrootcert', join(folder, 'ca.crt'));
   }
-  const at = host!.startsWith('/') ? `localhost:${port}` : `${host!.includes(':') ? `[${host}]` : host}:${port}`;
-  if (host!.startsWith('/')) query.set('host', host!);
+  let at: string;
+  if (host!.startsWith('/')) {
+    // A socket's folder: the URL names localhost, the query the folder.
+    at = `localhost:${port}`;
+    query.set('host', host!);
+  } else {
+    const name = host!.includes(':') ? `[${host}]` : host; // an IPv6 address goes in brackets
+    at = `${name}:${port}`;
+  }
   return {
     url: `postgresql://${encodeURIComponent(user!)}@${at}/${encodeURIComponent(database!)}?${query}`,
     env: password === undefined ? {} : { PGPASSWORD: String(password) },
   };
 }
+
+/** Runs a program in the repository, its output on stderr; a failure names it. */
+export function run(program: string, args: string[], env: NodeJS.ProcessEnv): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(program, args, { cwd: ROOT, env, stdio: ['ignore', 2, 2] });
+    child.on('error', reject);
+    const step = [program.split('/').pop(), ...args.slice(0, 3)].join(' ');
+    child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`${step} failed (exit ${code}).`))));
+  });
+}
+
+/** A program the repository's packages install (wrangler, vite). */
+export const bin = (name: string) => join(ROOT, 'node_modules', '.bin', name);

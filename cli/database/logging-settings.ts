@@ -80,9 +80,12 @@ export async function loggingSessions(db: pg.Client | pg.PoolClient): Promise<Se
   }
   /** One row of pg_db_role_setting: ALTER ROLE ALL SET (no role, no database), the database's, a role's. */
   const layer = (role: string | null, inDatabase: boolean): Setting[] => {
-    const everyRole: Origin = inDatabase ? { layer: 'database', database } : { layer: 'all roles' };
-    const origin: Origin =
-      role === null ? everyRole : inDatabase ? { layer: 'role in database', role, database } : { layer: 'role', role };
+    let origin: Origin;
+    if (role === null) {
+      origin = inDatabase ? { layer: 'database', database } : { layer: 'all roles' };
+    } else {
+      origin = inDatabase ? { layer: 'role in database', role, database } : { layer: 'role', role };
+    }
     return roles.rows
       .filter((row) => row.role === role && (row.database !== null) === inDatabase)
       .flatMap((row) => row.config.map(parseConfig).map(([name, value]) => ({ name, value, origin })));

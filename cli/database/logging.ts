@@ -16,17 +16,18 @@ const zero = (setting?: Setting) => setting !== undefined && Number.parseFloat(s
 const audits = (setting?: Setting) => !['', 'none'].includes(setting?.value.trim().toLowerCase() ?? '');
 /** PostgreSQL's reading of a boolean (parse_bool): 'on', '1', or any start of 'true' or 'yes'. */
 function truthy(setting?: Setting): boolean {
-  const v = setting?.value.trim().toLowerCase() ?? '';
-  return v === 'on' || v === '1' || (v !== '' && ('true'.startsWith(v) || 'yes'.startsWith(v)));
+  const value = setting?.value.trim().toLowerCase() ?? '';
+  return value === 'on' || value === '1' || (value !== '' && ('true'.startsWith(value) || 'yes'.startsWith(value)));
 }
 
 /** Where a setting is set, as the statement that set it. */
-function where({ origin: o }: Setting): string {
-  if (o.layer === 'server') return "the server's configuration";
-  if (o.layer === 'all roles') return 'ALTER ROLE ALL SET';
-  if (o.layer === 'database') return `ALTER DATABASE ${o.database} SET`;
-  const role = `ALTER ROLE ${o.role}${o.layer === 'role in database' ? ` IN DATABASE ${o.database}` : ''} SET`;
-  return o.layer === 'request' ? `${role}, applied to each request by PostgREST` : role;
+function where({ origin }: Setting): string {
+  if (origin.layer === 'server') return "the server's configuration";
+  if (origin.layer === 'all roles') return 'ALTER ROLE ALL SET';
+  if (origin.layer === 'database') return `ALTER DATABASE ${origin.database} SET`;
+  const inDatabase = origin.layer === 'role in database' ? ` IN DATABASE ${origin.database}` : '';
+  const role = `ALTER ROLE ${origin.role}${inDatabase} SET`;
+  return origin.layer === 'request' ? `${role}, applied to each request by PostgREST` : role;
 }
 
 const shown = (setting: Setting) => `${setting.name} = '${setting.value}' (${where(setting)})`;
@@ -64,7 +65,7 @@ function statementRisks(session: Session): Risk[] {
   };
 
   // 'mod' covers the owner's DELETE and INSERT, not PostgREST's insert (a SELECT over a
-  // data-modifying WITH: tests/logging-settings.test.ts shows both).
+  // data-modifying WITH: cli/tests/logging-settings.test.ts shows both).
   const statement = get('log_statement');
   const writes = statement?.value === 'mod' ? ' that writes' : '';
   if (statement?.value === 'all' || (writes && session.owner)) {

@@ -32,11 +32,11 @@ export function exitCode(findings: Finding[]): number {
 
 /** 42 s, 5 min, 3 h, 2 days: how long ago, in words. */
 export function duration(seconds: number | null): string {
-  const s = seconds ?? 0;
-  if (s < 120) return `${s} s`;
-  if (s < 2 * 3600) return `${Math.round(s / 60)} min`;
-  if (s < 2 * 86400) return `${Math.round(s / 3600)} h`;
-  return `${Math.round(s / 86400)} days`;
+  const ago = seconds ?? 0;
+  if (ago < 120) return `${ago} s`;
+  if (ago < 2 * 3600) return `${Math.round(ago / 60)} min`;
+  if (ago < 2 * 86400) return `${Math.round(ago / 3600)} h`;
+  return `${Math.round(ago / 86400)} days`;
 }
 
 const LABEL: Record<Outcome, string> = { ok: 'ok', skipped: 'skipped', problem: 'PROBLEM', setup: 'SETUP' };

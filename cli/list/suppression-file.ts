@@ -15,8 +15,9 @@ const isColumn = (name: string) => COLUMNS.includes(name.trim().toLowerCase());
 /** The delimiter used most often outside quotes in `line`; none: one value a line. */
 function delimiterOf(line: string): string | undefined {
   const bare = line.replace(/"[^"]*"/g, '');
-  const counts = ['\t', ';', ','].map((d) => ({ d, n: bare.split(d).length - 1 })).filter(({ n }) => n > 0);
-  return counts.sort((a, b) => b.n - a.n)[0]?.d;
+  const counts = ['\t', ';', ','].map((delimiter) => ({ delimiter, count: bare.split(delimiter).length - 1 }));
+  const used = counts.filter(({ count }) => count > 0);
+  return used.sort((a, b) => b.count - a.count)[0]?.delimiter;
 }
 
 /** An address the list could hold; `outside` when it is one (RFC 5322) the list's rule refuses; null: none at all. */

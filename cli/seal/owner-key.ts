@@ -72,7 +72,10 @@ export async function parseOwnerKey(text: string, where: string, known?: string)
     .catch((error: Error) => {
       throw new UsageError(`${where} does not hold a private key (${error.message}). ${HOW_TO_STORE}.`);
     });
-  if (key.isDecrypted()) return unprotected.add(key) && key;
+  if (key.isDecrypted()) {
+    unprotected.add(key);
+    return key;
+  }
   const given = known ?? (await passphrase(`The passphrase of the owner key in ${where}:`));
   return decryptKey({ privateKey: key, passphrase: given }).catch(() => {
     throw new UsageError(`That passphrase does not open the owner key in ${where}.`);

@@ -12,22 +12,22 @@ export async function sealStatus(db: Queryable): Promise<SealStatus> {
 }
 
 /** What is wrong with the sealing, in the owner's words; none when all is well. */
-export function sealingFaults(s: SealStatus): string[] {
-  if (!s.sealing) {
+export function sealingFaults({ sealing, stalled, plaintext, unhashed, unreadable }: SealStatus): string[] {
+  if (!sealing) {
     return [
-      `Not sealed: the ${plural(s.plaintext, 'signup')} on the list are stored as typed, readable by whoever takes ` +
+      `Not sealed: the ${plural(plaintext, 'signup')} on the list are stored as typed, readable by whoever takes ` +
         'the database (npm run waitlist -- keys init).',
     ];
   }
   const faults = [
-    s.stalled &&
+    stalled &&
       "A past hour's key is still held in clear: the pg_cron job waitlist-seal-hour-keys, which empties " +
         "them each minute, is missing or failing, so a copy of the database opens that hour's signups.",
-    s.plaintext &&
-      `${plural(s.plaintext, 'signup')} restored with the triggers off still in plaintext ` +
+    plaintext &&
+      `${plural(plaintext, 'signup')} restored with the triggers off still in plaintext ` +
         '(count, export, erase and notify seal them).',
-    s.unhashed && `${plural(s.unhashed, 'signup')} without an address hash, outside the duplicate check.`,
-    s.unreadable && `${plural(s.unreadable, 'signup')} with neither an address nor a seal.`,
+    unhashed && `${plural(unhashed, 'signup')} without an address hash, outside the duplicate check.`,
+    unreadable && `${plural(unreadable, 'signup')} with neither an address nor a seal.`,
   ];
   return faults.filter((fault): fault is string => Boolean(fault));
 }

@@ -1,7 +1,6 @@
 /** The site's build for Cloudflare Pages: vite build with the build's own variables, none of the owner's secrets. */
-import { bin, run } from '../connect/cloudflare.ts';
 import { envFileValues } from '../connect/env-file.ts';
-import { childEnv } from '../connect/tools.ts';
+import { bin, childEnv, run } from '../connect/tools.ts';
 
 /** What the build may see besides childEnv's basics: its own variables, none of the owner's secrets. */
 const FOR_THE_BUILD = /^(VITE_\w+|PRODUCTION_\w+|CF_PAGES\w*|HSTS_PRELOAD)$/;

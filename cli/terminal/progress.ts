@@ -14,13 +14,20 @@ export function progress(label: string, total: number, every = 10_000): Progress
     bar.start(total, 0, { rate: 0 });
     let done = 0;
     const rate = () => Math.round(done / Math.max(0.001, (Date.now() - started) / 1000));
-    return { advance: (by = 1) => bar.update((done += by), { rate: rate() }), stop: () => bar.stop() };
+    const advance = (by = 1) => {
+      done += by;
+      bar.update(done, { rate: rate() });
+    };
+    return { advance, stop: () => bar.stop() };
   }
   let done = 0;
   let reported = 0;
   const advance = (by = 1) => {
     done += by;
-    if (done - reported >= every) say(`${label}: ${(reported = done)} of ${total}`);
+    if (done - reported >= every) {
+      reported = done;
+      say(`${label}: ${reported} of ${total}`);
+    }
   };
   return { advance, stop() {} };
 }

@@ -28,7 +28,7 @@ function queryOf(type: string, body: Buffer) {
   return body.toString('utf8', start, body.indexOf(0, start));
 }
 
-export async function cuttingProxy(info: ConnectionInfo, how: CutAt) {
+export async function cuttingProxy(info: ConnectionInfo, how: CutAt): Promise<Proxy> {
   let cut = false;
   const sockets = new Set<Socket>();
   const server = createServer((client) => {

@@ -84,15 +84,11 @@ describe('waitlist health: the public key reads nothing', () => {
     expect(found).toEqual([
       expect.objectContaining({
         check: 'exposure',
-        says: expect.stringMatching(
-          new RegExp(
-            '^public\\.list_size\\(\\) \\(function\\): anon and authenticated may call it, ' +
-              'through the data API \\(/rest/v1/rpc/list_size\\)\\.',
-          ),
-        ),
+        says: expect.stringMatching(/^public\.list_size\(\) \(function\): anon and authenticated may call it, /),
         fix: 'revoke execute on function public.list_size() from public, anon, authenticated; (or drop the function)',
       }),
     ]);
+    expect(found[0].says).toContain('may call it, through the data API (/rest/v1/rpc/list_size).');
     await byHand('create extension fuzzystrmatch schema public', 'drop extension fuzzystrmatch'); // an extension's too
     expect((await problems()).map((f) => f.says.split(' (')[0])).toContain('public.soundex(text)');
   });

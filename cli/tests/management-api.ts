@@ -172,7 +172,7 @@ function answer(
 }
 
 /** A multipart body (the CLI's function upload) read as the platform reads it: its metadata and files. */
-async function multipart(type = '', body: Uint8Array<ArrayBuffer>) {
+async function multipart(type = '', body: Uint8Array<ArrayBuffer>): Promise<Upload | undefined> {
   if (!type.startsWith('multipart/form-data')) return undefined;
   const form = await new Request('http://stand-in/', {
     method: 'POST',

@@ -17,11 +17,11 @@ import { startCli, waitlist } from './run-cli';
 const CLI = fileURLToPath(new URL('..', import.meta.url));
 const pkg = JSON.parse(readFileSync(join(CLI, '..', 'package.json'), 'utf8'));
 
-/** The files `npm run waitlist` loads: cli/ without its tests and benchmarks. */
+/** The files `npm run waitlist` loads: cli/ without its tests. */
 function programFiles(dir = CLI): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
-    if (entry.isDirectory()) return ['tests', 'bench'].includes(entry.name) ? [] : programFiles(path);
+    if (entry.isDirectory()) return entry.name === 'tests' ? [] : programFiles(path);
     return /\.[jt]s$/.test(entry.name) ? [path] : [];
   });
 }
@@ -63,12 +63,9 @@ describe('before the program loads', () => {
   it('--help lists every exit code, "only uncertain left" with its own', async () => {
     for (const args of [['--help'], ['notify', '--help']]) {
       const { stdout } = await waitlist(args);
-      expect(stdout).toMatch(
-        new RegExp(
-          'Exit status:\n {2}0 .*\n {2}1 .*\n {2}2 .*\n {2}3 .*\n' +
-            ' {2}4 {4}notify: only uncertain addresses are left.*\n {2}130 ',
-        ),
-      );
+      // The codes in order (one literal would pass 120 columns): 0 to 4, then 4's text and 130 after it.
+      expect(stdout).toMatch(/Exit status:\n {2}0 .*\n {2}1 .*\n {2}2 .*\n {2}3 .*\n {2}4 /);
+      expect(stdout).toMatch(/\n {2}4 {4}notify: only uncertain addresses are left.*\n {2}130 /);
     }
   });
 });

@@ -13,7 +13,7 @@ import tls from 'node:tls';
 export type Certificates = { caFile: string; key: string; cert: string };
 
 /** A CA, and a certificate it signed for the IP address 127.0.0.1 only (no name). */
-export function makeCertificates() {
+export function makeCertificates(): Certificates {
   const dir = mkdtempSync(join(tmpdir(), 'waitlist-tls-'));
   const path = (name: string) => join(dir, name);
   const openssl = (...args: string[]) => execFileSync('openssl', args, { stdio: 'pipe' });

@@ -54,7 +54,11 @@ async function atMost<T>(limit: number, tasks: (() => Promise<T>)[]) {
   const results: T[] = [];
   let next = 0;
   const worker = async () => {
-    for (let i = next++; i < tasks.length; i = next++) results[i] = await tasks[i]();
+    while (next < tasks.length) {
+      const task = next; // taken before the wait: the other workers take the ones after it
+      next += 1;
+      results[task] = await tasks[task]();
+    }
   };
   await Promise.all(Array.from({ length: limit }, worker));
   return results;

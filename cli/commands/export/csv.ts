@@ -20,6 +20,16 @@ const formula = /^[-=+@\t\r\uff1d\uff0b\uff0d\uff20]/;
 const bom = ({ byteOrderMark }: CsvOptions) => (byteOrderMark ? '\ufeff' : '');
 const LF = 0x0a;
 
+/** How much of PostgreSQL's CSV is parsed and pushed at once: whole lines within 32 KB (partEnd). */
+const PART = 32_768;
+
+/** Where the part of `lines` that starts at `from` ends: after its last line end within PART bytes, else at the end. */
+function partEnd(lines: Buffer, from: number): number {
+  if (from + PART >= lines.length) return lines.length;
+  const end = lines.lastIndexOf(LF, from + PART) + 1;
+  return end > from ? end : lines.length;
+}
+
 /** The COPY that feeds listCsv: PostgreSQL's CSV of id, hour_key_id, seal (base64 on one line), email, signed_up_at. */
 export const listCsvSource = (from: string) =>
   `copy (select id, hour_key_id, translate(encode(seal, 'base64'), E'\\n', ''), email, ${utcTimestamp('created_at')}
@@ -47,18 +57,22 @@ export function listCsv(opener: Opener | null, options: CsvOptions & { after?: P
    * The CSV of whole lines, 32 KB of them at a time, pushed as made: few rows alive at once, so V8 frees them young.
    */
   function write(stream: Transform, lines: Buffer) {
-    for (let from = 0, to; from < lines.length; from = to) {
-      to = from + 32_768 < lines.length ? lines.lastIndexOf(LF, from + 32_768) + 1 : lines.length;
-      if (to <= from) to = lines.length;
+    let from = 0;
+    while (from < lines.length) {
+      const to = partEnd(lines, from);
       const records: [string, string][] = [];
       for (const row of parse(lines.toString('utf8', from, to)) as string[][]) {
         const email = address(row);
-        if (email === undefined) result.unreadable += 1;
-        else records.push([options.spreadsheet && formula.test(email) ? `'${email}` : email, row[4]]);
+        if (email === undefined) {
+          result.unreadable += 1;
+        } else {
+          records.push([options.spreadsheet && formula.test(email) ? `'${email}` : email, row[4]]);
+        }
       }
       options.onRows?.(records.length);
       stream.push((header ?? '') + stringify(records, cells));
       header = undefined;
+      from = to;
     }
   }
 

@@ -82,10 +82,11 @@ export async function checkCron(db: pg.Client): Promise<Finding[]> {
       ),
     ];
   }
-  const { rows: seer } = await db.query<{ sees: boolean }>(
-    `select rolsuper or rolbypassrls or rolname = 'postgres' as sees from pg_roles where rolname = current_user`,
+  const { rows: currentRole } = await db.query<{ sees_every_job: boolean }>(
+    `select rolsuper or rolbypassrls or rolname = 'postgres' as sees_every_job
+     from pg_roles where rolname = current_user`,
   );
-  if (!seer[0]?.sees) {
+  if (!currentRole[0]?.sees_every_job) {
     // pg_cron's row-level security shows each role only the jobs it scheduled.
     return [
       skipped(

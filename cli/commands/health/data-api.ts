@@ -97,6 +97,13 @@ export function judgeAnswer(answer: Answer, { site, api }: Settings): Finding {
   return problem(CHECK, `Answered ${said}, where a reachable list answers 400 23514.`, WITH_DATABASE);
 }
 
+/** What an allowed select showed of the list: its rows, or none yet; nothing when not JSON (the status says enough). */
+function rowsShown(body: unknown): string {
+  if (!Array.isArray(body)) return '';
+  if (body.length) return `, ${body.length} row shown`;
+  return ', [] (no row yet visible, but the select was allowed)';
+}
+
 /** Only 401 42501 (no privilege) proves the public key reads nothing; any 2xx, even [], means a grant lets it in. */
 export function judgeRead(answer: Answer, { api }: Settings): Finding {
   if ('failure' in answer) return skipped(READ, `Not checked: ${api} ${answer.failure} (see data API).`);
@@ -108,12 +115,7 @@ export function judgeRead(answer: Answer, { api }: Settings): Finding {
     );
   }
   if (status >= 200 && status < 300) {
-    const body = parsed(answer.body); // not JSON: the status says enough
-    const rows = !Array.isArray(body)
-      ? ''
-      : body.length
-        ? `, ${body.length} row shown`
-        : ', [] (no row yet visible, but the select was allowed)';
+    const rows = rowsShown(parsed(answer.body));
     return problem(
       READ,
       `A select on the list with the public key answered ${status}${rows}: a grant or policy lets anyone with ` +

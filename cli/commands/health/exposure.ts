@@ -25,12 +25,13 @@ export const SYSTEM = `n.nspname not in (${SYSTEM_SCHEMAS.map((name) => `'${name
 /** What the page needs, and nothing more: anon and authenticated may add an address. */
 const ALLOWED_COLUMNS = { object: 'public.waiting_list', columns: ['email'] };
 /** The policy that stamps a signup with the current time, as the migration creates it. */
-const MIGRATION = 'supabase/migrations/*_waiting_list.sql';
 const ALLOWED_POLICY = {
   object: 'public.waiting_list',
   name: 'waiting_list_fresh_signup',
   check: '(created_at = now())',
 };
+/** The migration that creates the list and that policy. */
+const MIGRATION = 'supabase/migrations/*_waiting_list.sql';
 /** Supabase's GraphQL entry point, and the address rule the list's check runs as the inserting role. */
 const ALLOWED_FUNCTIONS = ['graphql_public.graphql', 'private.email_format_ok(text)'];
 
@@ -71,6 +72,19 @@ async function relationGrants(db: pg.Client): Promise<Grant[]> {
   return rows.filter((grant) => !allowed(grant));
 }
 
+/** The statement that takes back what the API roles may do with `object` (for the list: all but its one insert). */
+function revokeStatement(object: string, kind: string, privileges: string): string {
+  if (kind === 'sequence') return `revoke all on sequence ${object} from public, anon, authenticated;`;
+  if (object === ALLOWED_COLUMNS.object) {
+    return (
+      `revoke all on table ${object} from public, anon, authenticated; ` +
+      `grant insert (email) on table ${object} to anon, authenticated;`
+    );
+  }
+  const onWhat = kind === 'view' || kind === 'materialized view' ? object : `table ${object}`;
+  return `revoke ${privileges} on ${onWhat} from public, anon, authenticated;`;
+}
+
 /** One finding per object, naming what each role may do with it and the statement that stops it. */
 function grantFindings(grants: Grant[]): Finding[] {
   const byObject = new Map<string, Grant[]>();
@@ -81,14 +95,7 @@ function grantFindings(grants: Grant[]): Finding[] {
     const what = [...new Set(list.map((g) => (g.columns ? `${g.privilege} (${g.columns.join(', ')})` : g.privilege)))];
     const privileges = [...new Set(list.map((g) => g.privilege))].join(', ');
     const reads = list.some((g) => g.privilege === 'SELECT');
-    const revoke =
-      kind === 'sequence'
-        ? `revoke all on sequence ${object} from public, anon, authenticated;`
-        : object === ALLOWED_COLUMNS.object
-          ? `revoke all on table ${object} from public, anon, authenticated; ` +
-            `grant insert (email) on table ${object} to anon, authenticated;`
-          : `revoke ${privileges} on ${kind === 'view' || kind === 'materialized view' ? '' : 'table '}${object} ` +
-            'from public, anon, authenticated;';
+    const revoke = revokeStatement(object, kind, privileges);
     return problem(
       CHECK,
       `${object} (${kind}): ${roles.join(' and ')} may ${what.join(', ')}` +

@@ -17,16 +17,16 @@ export async function remove(keyId: string, { yes }: { yes?: boolean }) {
     await inTransaction(db, async () => {
       // One remove at a time, and no hour key made meanwhile (its copy for this holder would fail).
       await db.query('lock table private.key_holders, private.hour_keys in share row exclusive mode');
-      const { rows } = await db.query<{ others: number; short: number }>(
+      const { rows } = await db.query<{ others: number; lacking_hour_keys: number }>(
         `select count(*)::int as others,
                 count(*) filter (
                   where exists (select from private.hour_keys k where ${notWrappedTo('h.id')})
-                )::int as short
+                )::int as lacking_hour_keys
          from private.key_holders h where extensions.pgp_key_id(h.public_key) <> $1`,
         [holder.keyId],
       );
       if (!rows[0].others) throw new UsageError('That is the only holder: add another first (keys add).');
-      if (rows[0].short) {
+      if (rows[0].lacking_hour_keys) {
         throw new UsageError('Another holder lacks hour keys (a keys add that stopped): rerun it first.');
       }
       await db.query('delete from private.key_holders where extensions.pgp_key_id(public_key) = $1', [holder.keyId]);

@@ -38,6 +38,14 @@ export async function enqueue(db: Queryable, campaign: string) {
   );
 }
 
+/** Addresses in order, the erased ones (null) last. */
+function erasedLast(a: string | null, b: string | null): number {
+  if (a === b) return 0;
+  if (a === null) return 1;
+  if (b === null) return -1;
+  return a < b ? -1 : 1;
+}
+
 /** The addresses a stopped run left in 'sending' (null when erased since), opened if sealed. */
 export async function uncertain(db: Queryable, campaign: string, opener: Opener | null): Promise<(string | null)[]> {
   const { rows } = await db.query<StoredAddress>(
@@ -48,7 +56,7 @@ export async function uncertain(db: Queryable, campaign: string, opener: Opener 
   );
   const addresses: (string | null)[] = [];
   for (const row of rows) addresses.push(row.id === null ? null : await addressOf(db, row, opener));
-  return addresses.sort((a, b) => (a === b ? 0 : a === null ? 1 : b === null || a < b ? -1 : 1));
+  return addresses.sort(erasedLast);
 }
 
 export async function resendUncertain(db: Queryable, campaign: string): Promise<number> {

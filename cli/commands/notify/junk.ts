@@ -31,27 +31,32 @@ type JunkOptions = { campaign: string; dnsServer?: string; skipUndeliverable?: b
 export async function nameJunk(db: Queryable, options: JunkOptions, opener: Opener | null): Promise<number> {
   const byDomain = await pendingByDomain(db, options.campaign, opener);
   const verdicts = await judgeDomains([...byDomain.keys()], options.dnsServer);
-  const counts = new Map<Verdict, { n: number; domains: [string, number][] }>();
+  // Per verdict: how many addresses, and each domain with its count.
+  const counts = new Map<Verdict, { addresses: number; domains: [string, number][] }>();
   for (const [domain, verdict] of verdicts) {
-    const entry = counts.get(verdict) ?? { n: 0, domains: [] };
-    const n = byDomain.get(domain)!.length;
-    counts.set(verdict, { n: entry.n + n, domains: [...entry.domains, [domain, n]] });
+    const entry = counts.get(verdict) ?? { addresses: 0, domains: [] };
+    const addresses = byDomain.get(domain)!.length;
+    counts.set(verdict, { addresses: entry.addresses + addresses, domains: [...entry.domains, [domain, addresses]] });
   }
   say(`Recipient domains: ${verdicts.size} distinct, resolved once each.`);
   for (const verdict of ['deliverable', ...UNDELIVERABLE, 'unknown'] as Verdict[]) {
-    const { n = 0, domains = [] } = counts.get(verdict) ?? {};
+    const { addresses = 0, domains = [] } = counts.get(verdict) ?? {};
     const top = domains.sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1)).slice(0, 5);
-    const named = verdict === 'deliverable' || !n ? '' : `: ${top.map(([d, k]) => `${d} ${k}`).join(', ')}`;
-    const sent = verdict === 'unknown' && n ? ' (no answer now: sent)' : '';
-    say(`  ${verdict}: ${n} addresses${named}${sent}`);
+    const list = top.map(([domain, count]) => `${domain} ${count}`).join(', ');
+    const named = verdict === 'deliverable' || !addresses ? '' : `: ${list}`;
+    const sent = verdict === 'unknown' && addresses ? ' (no answer now: sent)' : '';
+    say(`  ${verdict}: ${addresses} addresses${named}${sent}`);
   }
   const junk = UNDELIVERABLE.flatMap((verdict) =>
     (counts.get(verdict)?.domains ?? []).map(([domain]) => ({ verdict, hashes: byDomain.get(domain)! })),
   );
-  const n = junk.reduce((sum, { hashes }) => sum + hashes.length, 0);
-  if (!n) return 0;
+  const undeliverable = junk.reduce((sum, { hashes }) => sum + hashes.length, 0);
+  if (!undeliverable) return 0;
   if (!options.skipUndeliverable) {
-    say(`${n} of them cannot receive mail or are throwaway: --skip-undeliverable leaves them out of this campaign.`);
+    say(
+      `${undeliverable} of them cannot receive mail or are throwaway: ` +
+        '--skip-undeliverable leaves them out of this campaign.',
+    );
     return 0;
   }
   for (const { verdict, hashes } of junk) {
@@ -61,6 +66,9 @@ export async function nameJunk(db: Queryable, options: JunkOptions, opener: Open
       [options.campaign, hashes, verdict === 'throwaway' ? 'throwaway domain' : verdict],
     );
   }
-  say(`Left out of campaign "${options.campaign}": ${n} (skipped in its journal, not on the do-not-email list).`);
-  return n;
+  say(
+    `Left out of campaign "${options.campaign}": ${undeliverable} ` +
+      '(skipped in its journal, not on the do-not-email list).',
+  );
+  return undeliverable;
 }

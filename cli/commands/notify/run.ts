@@ -54,7 +54,10 @@ export function ctrlC(): { stopping: AbortSignal; release(): void } {
     }
   };
   process.on('SIGINT', onSigint);
-  return { stopping: controller.signal, release: () => void process.off('SIGINT', onSigint) };
+  const release = () => {
+    process.off('SIGINT', onSigint);
+  };
+  return { stopping: controller.signal, release };
 }
 
 export async function run(options: RunOptions, sending: Sending, record: Recorded): Promise<number> {
@@ -78,19 +81,19 @@ export async function run(options: RunOptions, sending: Sending, record: Recorde
     await checkSmtp(transport);
     const queued = await queue(db, options, opener);
     if (queued) await nameJunk(db, options, opener);
-    const n = Math.min(await toSend(db, options.campaign), options.limit ?? Infinity);
-    await preflight(domainOf(letter.from), sending.signing, options, n);
-    if (n) {
+    const recipients = Math.min(await toSend(db, options.campaign), options.limit ?? Infinity);
+    await preflight(domainOf(letter.from), sending.signing, options, recipients);
+    if (recipients) {
       await confirm(
-        `About to email ${n} addresses in campaign "${options.campaign}" from ${shown(letter.from)}. Send?`,
+        `About to email ${recipients} addresses in campaign "${options.campaign}" from ${shown(letter.from)}. Send?`,
         options.yes,
         'Nothing sent.',
       );
     }
     await remember(lock, options.campaign, record);
-    const bar = progress('notify', n, Math.max(100, Math.ceil(n / 20)));
+    const bar = progress('notify', recipients, Math.max(100, Math.ceil(recipients / 20)));
     const interrupt = ctrlC();
-    const plan = { ...options, letter, oneClick, opener, transport, db, limit: n };
+    const plan = { ...options, letter, oneClick, opener, transport, db, limit: recipients };
     const done = await sendAll({ ...plan, progress: bar, stopping: interrupt.stopping }).finally(() => bar.stop());
     const summary = await summarize(db, options.campaign, done.sent);
     interrupt.release();

@@ -55,8 +55,10 @@ export async function sendAll(plan: SendPlan) {
 
   /** One address, until the server answered for good or it is left to a later run. */
   async function deliver(first: Claimed) {
-    for (let next: Claimed | null = first, attempt = 0; next?.mayEmail; attempt += 1) {
-      const { hash, email } = next;
+    let claimed: Claimed | null = first;
+    let attempt = 0;
+    while (claimed?.mayEmail) {
+      const { hash, email } = claimed;
       try {
         await plan.transport.sendMail(message(plan.letter, email, await unsubscribeLinks(plan.oneClick, hash)));
         await record(plan.db, plan.campaign, hash, 'sent');
@@ -71,7 +73,8 @@ export async function sendAll(plan: SendPlan) {
         }
         if (kind === 'bounced' || kind === 'refused') {
           const why = kind === 'bounced' ? reply(error) : `${cause(error)}. Those it refused are left to send`;
-          if (++refusedInARow >= REFUSED_IN_A_ROW) {
+          refusedInARow += 1;
+          if (refusedInARow >= REFUSED_IN_A_ROW) {
             stop = new Error(`The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped: ${why}.`);
           }
           if (kind === 'bounced') {
@@ -99,14 +102,15 @@ export async function sendAll(plan: SendPlan) {
           done.deferred += 1;
           return;
         }
-        // Taken again before it leaves `resting`. A claim that finds it gone (another sender's claim
-        // read `resting` before it rested, or it was erased) gives its share of --limit back, as a
-        // skipped address does: it was counted once already, and the journal keeps it to one message.
-        next = await claimAgain(plan.db, plan.campaign, hash, plan.opener);
-        resting.splice(resting.indexOf(hash), 1);
-        if (!next?.mayEmail) budget += 1;
-        if (next && !next.mayEmail) done.skipped += 1;
       }
+      // A temporary refusal, waited out: taken again before it leaves `resting`. A claim that finds it gone
+      // (another sender's claim read `resting` before it rested, or it was erased) gives its share of --limit
+      // back, as a skipped address does: it was counted once already, and the journal keeps it to one message.
+      claimed = await claimAgain(plan.db, plan.campaign, hash, plan.opener);
+      resting.splice(resting.indexOf(hash), 1);
+      if (!claimed?.mayEmail) budget += 1;
+      if (claimed && !claimed.mayEmail) done.skipped += 1;
+      attempt += 1;
     }
   }
 
@@ -124,7 +128,9 @@ export async function sendAll(plan: SendPlan) {
         const why = 'not sent: the mailer would deliver it to another address than the one stored';
         await record(plan.db, plan.campaign, next.hash, 'failed', why);
         done.failed += 1;
-      } else await deliver(next);
+      } else {
+        await deliver(next);
+      }
       plan.progress.advance();
     }
   }

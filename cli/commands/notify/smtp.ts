@@ -12,7 +12,7 @@ import { reply } from '../../mail/refusal.ts';
 
 const MISSING = "Set it to your provider's SMTP server, e.g. smtps://user:password@smtp.provider.example:465.";
 
-/** `dkim`: nodemailer signs every message with it (dkim.ts). */
+/** `dkim`: nodemailer signs every message with it (cli/mail/dkim.ts). */
 export function smtpTransport(connections: number, dkim?: Dkim): Transporter {
   const url = secretUrl('SMTP_URL', ['smtps:', 'smtp:'], MISSING);
   const host = hostOf(url);

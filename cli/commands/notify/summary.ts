@@ -29,32 +29,33 @@ export async function summarize(db: Queryable, campaign: string, sentNow: number
   return { campaign, sentNow, ...rows[0], failures: await failures(db, campaign) };
 }
 
-export function printSummary(s: Summary) {
-  say(`Campaign "${s.campaign}", ${s.onTheList} addresses on the list:`);
-  say(`  sent: ${s.sentNow} in this run, ${s.sent} in all`);
-  say(`  skipped: ${s.skipped} (on the do-not-email list, or left out: no mail server, throwaway domain)`);
+export function printSummary(summary: Summary) {
+  const { campaign, onTheList, sentNow, sent, skipped, failed, failures, uncertain, leftToSend } = summary;
+  say(`Campaign "${campaign}", ${onTheList} addresses on the list:`);
+  say(`  sent: ${sentNow} in this run, ${sent} in all`);
+  say(`  skipped: ${skipped} (on the do-not-email list, or left out: no mail server, throwaway domain)`);
   say(
-    `  failed: ${s.failed} refused for good (no such mailbox or domain, or not deliverable as stored), ` +
+    `  failed: ${failed} refused for good (no such mailbox or domain, or not deliverable as stored), ` +
       'now on the do-not-email list',
   );
-  for (const { detail, n } of s.failures) say(`    ${n} × ${detail}`);
-  say(`  uncertain: ${s.uncertain} (with the SMTP server when a run stopped; --resend-uncertain sends them again)`);
-  say(`  left to send: ${s.leftToSend}`);
+  for (const { detail, n } of failures) say(`    ${n} × ${detail}`);
+  say(`  uncertain: ${uncertain} (with the SMTP server when a run stopped; --resend-uncertain sends them again)`);
+  say(`  left to send: ${leftToSend}`);
 }
 
 /** The exit status that says what is left, and the words for it. */
-export function outcome(s: Summary): { code: number; words?: string } {
-  if (s.leftToSend) {
+export function outcome({ leftToSend, uncertain }: Summary): { code: number; words?: string } {
+  if (leftToSend) {
     return {
       code: EXIT.leftToSend,
-      words: `${s.leftToSend} left to send: run the same command again (later, if the server refused them for now).`,
+      words: `${leftToSend} left to send: run the same command again (later, if the server refused them for now).`,
     };
   }
-  if (s.uncertain) {
+  if (uncertain) {
     return {
       code: EXIT.onlyUncertain,
       words:
-        `Only the ${s.uncertain} uncertain addresses are left: they may or may not have the message. ` +
+        `Only the ${uncertain} uncertain addresses are left: they may or may not have the message. ` +
         'Send them again with --resend-uncertain, or leave them.',
     };
   }

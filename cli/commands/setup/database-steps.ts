@@ -12,29 +12,31 @@ import { say } from '../../terminal/terminal.ts';
 import { envFileValues as saved, mergeEnvFile } from '../../connect/env-file.ts';
 import { keep, kept } from '../../database/kept.ts';
 import { keptPassword, roleUrl, setRolePassword, type Role } from '../../database/roles.ts';
-import { type Step, withDatabase } from './step.ts';
+import { type Step, withDatabaseNeeded } from './step.ts';
 
 type Needs = { keyFile: string; rotate?: boolean; folder: string; origins(): string[]; held(): Promise<boolean> };
 type SupabaseCli = (args: string[], env?: Record<string, string>) => Promise<unknown>;
 
-const role = (name: 'UNSUBSCRIBE_DB_URL' | 'HEALTH_DATABASE_URL', role: Role): Step => [
+/** A login role's step: its password made once and kept in the project, its URL in .env.local as `name`. */
+const roleStep = (name: 'UNSUBSCRIBE_DB_URL' | 'HEALTH_DATABASE_URL', role: Role): Step => [
   `the role ${role}: its password made once (sent only as a SCRAM verifier, kept in the project); ` +
     `its URL in .env.local (${name})`,
   async () => {
-    const password = await withDatabase((client) => kept(client, role));
+    const password = await withDatabaseNeeded((client) => kept(client, role));
     return Boolean(password) && saved()[name] === roleUrl(role, password!);
   },
   async () => {
     // .env.local's, from before passwords were kept in the project, is adopted: its copies elsewhere stay valid.
     const fromFile = URL.parse(saved()[name] ?? '')?.password;
-    const password = await withDatabase(
+    const password = await withDatabaseNeeded(
       async (client) => (await keptPassword(client, role, fromFile)) ?? setRolePassword(client, role),
     );
     mergeEnvFile({ [name]: roleUrl(role, password) });
   },
 ];
 
-const UNKEPT =
+/** Why setup stops rather than make a new signing key: the function's own would void every link sent with it. */
+const SECRET_NOT_KEPT =
   'The unsubscribe function holds an UNSUBSCRIBE_SECRET the project does not keep (set by hand): ' +
   'put it in .env.local as UNSUBSCRIBE_SECRET and run setup again (links sent keep working), ' +
   'or rotate it with --rotate-unsubscribe-key.';
@@ -44,7 +46,7 @@ export function databaseSteps({ keyFile, rotate, folder, origins, held }: Needs,
     [
       'the migrations (db push)',
       async () => {
-        const found = await withDatabase(checkMigrations);
+        const found = await withDatabaseNeeded(checkMigrations);
         // On the old chain, or ahead of this clone, db push would harm: the finding says what to do instead.
         if (found.outcome !== 'ok' && !found.says.startsWith('Not applied')) {
           throw new Error(`${found.says} ${found.fix}`);
@@ -61,14 +63,17 @@ export function databaseSteps({ keyFile, rotate, folder, origins, held }: Needs,
         ? 'the unsubscribe signing key: a new one (every link already sent stops working)'
         : "the unsubscribe signing key: made once, kept in the project, copied to .env.local (notify's)",
       async () => {
-        const secret = await withDatabase((c) => kept(c, 'unsubscribe_secret'));
+        const secret = await withDatabaseNeeded((client) => kept(client, 'unsubscribe_secret'));
         return !rotate && Boolean(secret) && saved().UNSUBSCRIBE_SECRET === secret;
       },
       () =>
-        withDatabase(async (client) => {
-          // From before the key was kept in the project: .env.local's, so the links sent with it still work.
-          const old = rotate ? undefined : ((await kept(client, 'unsubscribe_secret')) ?? saved().UNSUBSCRIBE_SECRET);
-          if (!old && !rotate && (await held())) throw new Error(UNKEPT);
+        withDatabaseNeeded(async (client) => {
+          let old: string | undefined; // none when rotating: a new one
+          if (!rotate) {
+            // From before the key was kept in the project: .env.local's, so the links sent with it still work.
+            old = (await kept(client, 'unsubscribe_secret')) ?? saved().UNSUBSCRIBE_SECRET;
+            if (!old && (await held())) throw new Error(SECRET_NOT_KEPT);
+          }
           const secret = old ?? randomBytes(32).toString('base64url');
           await keep(client, 'unsubscribe_secret', secret);
           mergeEnvFile({ UNSUBSCRIBE_SECRET: secret });
@@ -77,15 +82,15 @@ export function databaseSteps({ keyFile, rotate, folder, origins, held }: Needs,
     [
       "the allowed origins: exactly the site's",
       async () => {
-        const [allowed, before] = await withDatabase(async (c) => [
-          await allowedOrigins(c),
-          await kept(c, 'site_origins'),
-        ]);
+        const { allowed, before } = await withDatabaseNeeded(async (client) => ({
+          allowed: await allowedOrigins(client),
+          before: await kept(client, 'site_origins'),
+        }));
         const gone = JSON.parse(before ?? '[]').filter((origin: string) => !origins().includes(origin));
         return origins().every((o) => allowed.includes(o)) && !gone.some((o: string) => allowed.includes(o));
       },
       () =>
-        withDatabase(async (client) => {
+        withDatabaseNeeded(async (client) => {
           const before: string[] = JSON.parse((await kept(client, 'site_origins')) ?? '[]');
           for (const origin of origins()) await addOrigin(client, origin);
           for (const origin of before.filter((o) => !origins().includes(o))) {
@@ -98,10 +103,10 @@ export function databaseSteps({ keyFile, rotate, folder, origins, held }: Needs,
     ],
     [
       `the owner key (keys init --key-file ${keyFile})`,
-      async () => (await withDatabase(holders)).length > 0,
+      async () => (await withDatabaseNeeded(holders)).length > 0,
       () => sealTheList(keyFile),
     ],
-    role('UNSUBSCRIBE_DB_URL', 'waitlist_unsubscribe'),
-    role('HEALTH_DATABASE_URL', 'waitlist_health'),
+    roleStep('UNSUBSCRIBE_DB_URL', 'waitlist_unsubscribe'),
+    roleStep('HEALTH_DATABASE_URL', 'waitlist_health'),
   ];
 }

@@ -1,6 +1,6 @@
 /** What a setup step is, and what it needs before it can run (in a dry run, a token or password may be missing). */
 import { hash } from 'node:crypto';
-import { withDatabase as db } from '../../connect/database.ts';
+import { withDatabase } from '../../connect/database.ts';
 
 /**
  * How setup compares what it cannot read back: the site's build stamp, the function's secrets (the API lists digests).
@@ -22,7 +22,8 @@ export const needsCloudflare = () =>
     process.env.CLOUDFLARE_API_TOKEN,
     'CLOUDFLARE_API_TOKEN, its _COMMAND, or asked on a terminal',
   );
-export const withDatabase: typeof db = (work, options) => {
+/** connect's withDatabase, after needsDatabase: a run without the password says what it needs. */
+export const withDatabaseNeeded: typeof withDatabase = (work, options) => {
   needsDatabase();
-  return db(work, options);
+  return withDatabase(work, options);
 };

@@ -12,6 +12,8 @@ import { databaseSteps } from './database-steps.ts';
 import { envFileValues as saved, mergeEnvFile } from '../../connect/env-file.ts';
 import { digest, needsDatabase, type Step } from './step.ts';
 
+/** What setup reads of the deployed function: whether a request needs a JWT (the one-click POST carries none). */
+type Deployed = { verify_jwt?: boolean };
 type Plan = { ref: string; project: string; domain?: string; keyFile: string; rotate?: boolean; folder: string };
 
 /** The project's API: https://<ref>.supabase.co, or SUPABASE_PROJECT_URL on this machine (the tests' stand-in). */
@@ -80,7 +82,11 @@ export function steps({ ref, project, domain, keyFile, rotate, folder }: Plan): 
     ],
     [
       'the function unsubscribe (functions deploy --use-api --no-verify-jwt)',
-      async () => Object(await management(`${v1}/functions/unsubscribe`).catch(() => null)).verify_jwt === false,
+      async () => {
+        // Not deployed yet (or not readable): the API's refusal, taken as not done.
+        const deployed = (await management(`${v1}/functions/unsubscribe`).catch(() => null)) as Deployed | null;
+        return deployed?.verify_jwt === false;
+      },
       () => cli(['functions', 'deploy', 'unsubscribe', '--use-api', '--no-verify-jwt', `--remote=${ref}`]),
     ],
     cloudflare.site,
