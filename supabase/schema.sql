@@ -86,6 +86,33 @@ ALTER FUNCTION private.address_hash(address text) OWNER TO postgres;
 COMMENT ON FUNCTION private.address_hash(address text) IS 'The address hash, the same for every spelling of an address (private.canonical_address): 64 rounds of HMAC-SHA256 under private.address_hash_secret over sha256(secret || canonical address). The one definition: call it.';
 
 --
+-- Name: bound_holder_login(name); Type: FUNCTION; Schema: private; Owner: postgres
+--
+
+CREATE FUNCTION private.bound_holder_login(login name) RETURNS void
+    LANGUAGE plpgsql
+    SET search_path TO ''
+    AS $_$
+begin
+  if login !~ '^waitlist_holder_[0-9]+$' then
+    raise exception 'not a key holder''s login: %', login using errcode = 'invalid_parameter_value';
+  end if;
+  execute format('alter role %I connection limit 2', login);
+  execute format('alter role %I set statement_timeout = %L', login, '60s');
+  execute format('alter role %I set idle_in_transaction_session_timeout = %L', login, '60s');
+  execute format('alter role %I set idle_session_timeout = %L', login, '10min');
+end;
+$_$;
+
+ALTER FUNCTION private.bound_holder_login(login name) OWNER TO postgres;
+
+--
+-- Name: FUNCTION bound_holder_login(login name); Type: COMMENT; Schema: private; Owner: postgres
+--
+
+COMMENT ON FUNCTION private.bound_holder_login(login name) IS 'keys add: a holder''s login gets 2 connections, 60 s per statement or idle transaction, 10 min idle.';
+
+--
 -- Name: canonical_address(text); Type: FUNCTION; Schema: private; Owner: postgres
 --
 
@@ -1768,6 +1795,12 @@ GRANT USAGE ON SCHEMA public TO service_role;
 --
 
 REVOKE ALL ON FUNCTION private.address_hash(address text) FROM PUBLIC;
+
+--
+-- Name: FUNCTION bound_holder_login(login name); Type: ACL; Schema: private; Owner: postgres
+--
+
+REVOKE ALL ON FUNCTION private.bound_holder_login(login name) FROM PUBLIC;
 
 --
 -- Name: FUNCTION canonical_address(address text); Type: ACL; Schema: private; Owner: postgres

@@ -13,6 +13,7 @@ import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
 import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
 import { checkKeyCopies } from '../commands/health/sealing';
+import { MIGRATIONS, migrationPath } from '../database/migrations';
 import { keysInit, type Init } from './keys-init';
 import { countRows, useOwnDatabase } from './own-database';
 import { TEST_PASSPHRASE, waitlist } from './run-cli';
@@ -215,6 +216,21 @@ describe('a second holder', () => {
   });
 
   it('once removed (though added twice), opens nothing sealed after; the other holder opens everything', async () => {
+    // Whatever the holder made with its login (default privileges, a temporary table in a session
+    // kept open) does not stop its removal, nor keep it a holder of the hour keys made after.
+    const login = new URL(second.login).username;
+    const { rows: bounds } = await db.owner.query('select rolconnlimit, rolconfig from pg_roles where rolname = $1', [
+      login,
+    ]);
+    expect(bounds[0].rolconnlimit).toBe(2);
+    expect(bounds[0].rolconfig).toEqual(
+      expect.arrayContaining(['statement_timeout=60s', 'idle_session_timeout=10min']),
+    );
+    const holderSession = new pg.Client({ connectionString: second.login });
+    await holderSession.connect();
+    holderSession.on('error', () => {}); // ended by the removal
+    await holderSession.query('alter default privileges grant select on tables to public');
+    await holderSession.query('create temporary table kept (x int)');
     const { rows: kept } = await db.owner.query<{ id: string }>(
       `select w.hour_key_id::text as id from private.wrapped_hour_keys w
        join private.key_holders h on h.id = w.holder_id where extensions.pgp_key_id(h.public_key) = $1`,
@@ -224,6 +240,8 @@ describe('a second holder', () => {
     expect(removed.code, removed.stderr).toBe(0);
     expect(removed.stderr).toContain(`Removed key ${second.keyId}, however it was exported`);
     await expect(new pg.Client({ connectionString: second.login }).connect()).rejects.toThrow(); // its login gone
+    await expect(holderSession.query('select 1')).rejects.toThrow(); // its session ended
+    expect(await countRows(db.owner, 'pg_roles where rolname = $1', [login])).toBe(0);
     await signup('after-remove@example.com');
     const { rows } = await db.owner.query<{ hour_key_id: string }>(
       `select hour_key_id::text from private.signup_addresses a join public.waiting_list w using (id)
@@ -286,5 +304,16 @@ describe('holders at the edges', () => {
     expect(refused.stderr).toContain('Another holder lacks hour keys (a keys add that stopped): rerun it first.');
     const { rows } = await db.owner.query('select id::text from private.key_holders order by id');
     expect(rows.map((row) => row.id)).toEqual([firstId, otherId]);
+  });
+
+  it('a holder login made before logins were bounded is bounded by the migration that bounds them', async () => {
+    const older = 'waitlist_holder_900001'; // roles belong to the cluster: a number no test file's holder reaches
+    await db.owner.query(`create role ${older} login in role waitlist_key_check`);
+    onTestFinished(() => db.owner.query(`drop role ${older}`).then(() => undefined));
+    const bounds = MIGRATIONS.find((file) => file.endsWith('_holder_login_bounds.sql'))!;
+    await db.owner.query(readFileSync(migrationPath(bounds), 'utf8'));
+    const { rows } = await db.owner.query('select rolconnlimit, rolconfig from pg_roles where rolname = $1', [older]);
+    expect(rows[0].rolconnlimit).toBe(2);
+    expect(rows[0].rolconfig).toEqual(expect.arrayContaining(['idle_in_transaction_session_timeout=60s']));
   });
 });

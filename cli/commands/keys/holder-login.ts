@@ -18,7 +18,11 @@ export async function giveLogin(
   folder: string,
 ) {
   const role = login(holder.id);
-  const password = await inTransaction(db, () => newLoginPassword(db, role, 'waitlist_key_check'));
+  const password = await inTransaction(db, async () => {
+    const made = await newLoginPassword(db, role, 'waitlist_key_check');
+    await db.query('select private.bound_holder_login($1)', [role]);
+    return made;
+  });
   const { createMessage, encrypt, readKey } = await import('openpgp');
   const sealed = await encrypt({
     message: await createMessage({ text: roleUrl(role, password) }),
@@ -29,5 +33,31 @@ export async function giveLogin(
   return file;
 }
 
-/** The removed holder's login goes with it. */
-export const dropLogin = (db: pg.Client, holderId: string) => db.query(`drop role if exists ${login(holderId)}`);
+/** The removed holder's login can connect no more; in the removal's own transaction, so it holds whatever follows. */
+export async function lockLogin(db: pg.Client, holderId: string) {
+  const role = login(holderId);
+  if ((await db.query('select from pg_roles where rolname = $1', [role])).rowCount) {
+    await db.query(`alter role ${role} nologin connection limit 0`);
+  }
+}
+
+/**
+ * After the removal: the login's sessions ended, what it made dropped (default privileges, a temporary table), then
+ * the role. The owner's role becomes a member first, as Supabase asks before DROP OWNED (and so may end its
+ * sessions). Returns why the role stays, if it does: it can connect no more (lockLogin), so nothing is at risk.
+ */
+export async function dropLogin(db: pg.Client, holderId: string): Promise<string | undefined> {
+  const role = login(holderId);
+  if (!(await db.query('select from pg_roles where rolname = $1', [role])).rowCount) {
+    return undefined;
+  }
+  try {
+    await db.query(`grant ${role} to current_user`);
+    await db.query('select pg_terminate_backend(pid, 10000) from pg_stat_activity where usename = $1', [role]);
+    await db.query(`drop owned by ${role}`);
+    await db.query(`drop role ${role}`);
+    return undefined;
+  } catch (error) {
+    return `${(error as Error).message}. In the SQL editor: drop owned by ${role}; drop role ${role};`;
+  }
+}
