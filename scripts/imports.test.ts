@@ -13,7 +13,6 @@ import { importSpecifiers, isRelative } from './import-specifiers.ts';
 
 type Import = { file: string; specifier: string; target?: string };
 
-
 /** The imports of the non-test sources under `folder`; `target`: the repository path a relative one names. */
 function importsOf(folder: string): Import[] {
   return (readdirSync(folder, { recursive: true }) as string[])

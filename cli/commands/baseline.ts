@@ -62,16 +62,16 @@ export function baselineCommand(): Command {
     .description('Move a database on the migrations of 2026-11-26 onto the baseline; keeps every signup.')
     .option('-y, --yes', 'do not ask (for scripts)')
     .action(async (options: { yes?: boolean }) => {
-      const state = await withDatabase(stateOf);
-      if (state.ratchetSealed) {
+      const { chain, baseline, ratchetSealed, history } = await withDatabase(stateOf);
+      if (ratchetSealed) {
         throw new UsageError(
-          `${plural(state.ratchetSealed, 'signup')} sealed by the hash ratchet, which the baseline no longer has: ` +
+          `${plural(ratchetSealed, 'signup')} sealed by the hash ratchet, which the baseline no longer has: ` +
             'move them to hour keys first (`npm run waitlist -- keys upgrade` in a clone of commit a854308), ' +
             'then run this again.',
         );
       }
-      if (!state.chain && !state.baseline) throw new UsageError('This database has no waiting list to move.');
-      const missing = state.chain && state.history ? CHAIN_2026_11_26.filter((v) => !state.history!.includes(v)) : [];
+      if (!chain && !baseline) throw new UsageError('This database has no waiting list to move.');
+      const missing = chain && history ? CHAIN_2026_11_26.filter((v) => !history.includes(v)) : [];
       if (missing.length) {
         throw new UsageError(
           `The history lacks ${plural(missing.length, 'migration')} of the old chain (${missing.join(', ')}): push ` +
@@ -79,17 +79,16 @@ export function baselineCommand(): Command {
         );
       }
       // The history is wrong while it lists a version of the chain, or lacks one of the baseline.
-      const history = state.history;
       const historyWrong =
         history && [...CHAIN_2026_11_26, ...BASELINE].some((v) => history.includes(v) !== BASELINE.includes(v));
-      if (!state.chain && !historyWrong) {
+      if (!chain && !historyWrong) {
         say('The database is on the baseline: nothing to do.');
         return;
       }
-      if (state.chain) say('The clean-up drops the hash ratchet and renames tables and columns, keeping every signup.');
+      if (chain) say('The clean-up drops the hash ratchet and renames tables and columns, keeping every signup.');
       if (history) say(`Then the migration history lists the baseline's ${BASELINE.length} files, not the old ones.`);
       await confirm('Move this database onto the baseline?', options.yes);
-      if (state.chain) await withDatabase(moveToBaseline, { longQueries: true });
+      if (chain) await withDatabase(moveToBaseline, { longQueries: true });
       if (history) await repairHistory(history);
       say(
         'Done: the database is on the baseline. Next, the files after it: ' +

@@ -4,15 +4,14 @@
  * against .env.preview.local's project, which the preview guard keeps off the live one.
  */
 import { spawn } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { Command } from 'commander';
 import { attachDomain, cloudflareCredentials, createProject, findProject, upload } from '../connect/cloudflare.ts';
 import { withDatabase } from '../connect/database.ts';
+import { MAIN } from '../connect/tools.ts';
 import { addOrigin, originOf } from '../list/guard.ts';
 import { build, productionBranch } from '../site/build.ts';
 import { say, UsageError } from '../terminal/terminal.ts';
 
-const MAIN = fileURLToPath(new URL('../main.js', import.meta.url));
 type Options = { project: string; preview?: string; outDir: string };
 
 /** `npm run waitlist -- health` in a child process: its exit code. */

@@ -20,7 +20,7 @@ const source = (all: boolean) =>
     : 'private.mailable_signups';
 
 /** Streams the CSV into `to`; says how many signups it left out (the do-not-email list) and could not read. */
-async function exportTo(to: Writable, all: boolean, spreadsheet: boolean) {
+function exportTo(to: Writable, all: boolean, spreadsheet: boolean) {
   return withDatabase(
     async (db) => {
       // Before anything is written: without the key, no address at all.

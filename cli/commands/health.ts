@@ -5,7 +5,7 @@
 import { Command } from 'commander';
 import { checkDataApi } from './health/data-api.ts';
 import { checkDatabase } from './health/database.ts';
-import { exitCode, report, skipped, type Finding } from '../findings/finding.ts';
+import { exitCode, report, skipped } from '../findings/finding.ts';
 import { NO_TOKEN, projectRef } from '../connect/management.ts';
 import { checkManagement } from './health/management.ts';
 import { readSettings } from './health/settings.ts';
@@ -21,21 +21,19 @@ export function healthCommand(): Command {
     )
     .option('--timeout <seconds>', 'the longest any one wait may take (at least 1)', wholeNumber, 10)
     .option('--json', 'print {"healthy", "exitCode", "seconds", "findings"} as JSON')
-    .action(async (options: { timeout: number; json?: boolean }) => {
-      if (options.timeout < 1) throw new UsageError('--timeout must be at least 1 second.');
+    .action(async ({ timeout, json }: { timeout: number; json?: boolean }) => {
+      if (timeout < 1) throw new UsageError('--timeout must be at least 1 second.');
       const startedAt = performance.now();
       const settings = readSettings();
       const unset = Array.isArray(settings); // the findings that say which setting is missing
-      const publicHalf = unset
-        ? [settings]
-        : [checkSite(settings, options.timeout), checkDataApi(settings, options.timeout)];
+      const publicHalf = unset ? [settings] : [checkSite(settings, timeout), checkDataApi(settings, timeout)];
       const databaseHalf = process.env.DATABASE_URL
-        ? checkDatabase(unset ? undefined : settings.site, options.timeout)
+        ? checkDatabase(unset ? undefined : settings.site, timeout)
         : [skipped('database', 'DATABASE_URL is not set: the public half alone was checked.')];
       const ref = process.env.SUPABASE_ACCESS_TOKEN && projectRef();
-      const hosted = ref ? checkManagement(ref, options.timeout) : skipped('project settings', NO_TOKEN);
-      const findings: Finding[] = (await Promise.all([...publicHalf, databaseHalf, hosted])).flat(2);
-      report(findings, startedAt, Boolean(options.json));
+      const hosted = ref ? checkManagement(ref, timeout) : skipped('project settings', NO_TOKEN);
+      const findings = (await Promise.all([...publicHalf, databaseHalf, hosted])).flat(2);
+      report(findings, startedAt, json);
       process.exitCode = exitCode(findings);
     });
 }

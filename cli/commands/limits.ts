@@ -6,14 +6,14 @@ import { confirm, wholeNumber, json, out, say, UsageError } from '../terminal/te
 type Options = { per10Minutes?: number; perDay?: number; json?: boolean; yes?: boolean };
 
 /** Columns padded to their widest cell, printed. */
-export function table(header: string[], rows: string[][]) {
+function table(header: string[], rows: string[][]) {
   const widths = header.map((_, i) => Math.max(...[header, ...rows].map((row) => row[i].length)));
   const padded = (row: string[]) => row.map((cell, i) => cell.padEnd(widths[i]));
   for (const row of [header, ...rows]) out(padded(row).join('  ').trimEnd());
 }
 
 /** What a new limit would do that nobody means by accident, in words; none: nothing to ask. */
-function surprises({ scope, per_10_minutes, per_day, applies_to }: Limit): string[] {
+function surprises({ scope, per_10_minutes, per_day, applies_to }: Limit) {
   if (per_10_minutes === 0 || per_day === 0) {
     return [`With a limit of 0, every signup of scope ${scope} (${applies_to}) would be refused.`];
   }

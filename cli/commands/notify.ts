@@ -16,7 +16,7 @@ type Options = RunOptions & Partial<LetterOptions> & Modes & Signing;
 
 /** How messages from `from` are signed: all the domain check needs besides the domain. */
 function signing(from: Mailbox, options: Options): Omit<Sending, 'oneClick' | 'letter'> {
-  const dkim = dkimSigning(domainOf(from), options.dkimSelector, options.dkimKey);
+  const dkim = dkimSigning(domainOf(from.address), options.dkimSelector, options.dkimKey);
   return { dkim, signing: { selector: options.dkimSelector, privateKey: dkim?.privateKey } };
 }
 

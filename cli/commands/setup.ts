@@ -49,7 +49,7 @@ async function databaseUrl(ref: string, mayAsk: boolean) {
     const password = await secretFrom(
       'SUPABASE_DB_PASSWORD',
       'The database password (Dashboard → Project Settings → Database), not shown as you type:',
-      { mayAsk },
+      mayAsk,
     );
     if (!password && mayAsk) throw new UsageError(`No database password: ${howToGive('SUPABASE_DB_PASSWORD')}.`);
     if (!password) return;
@@ -73,7 +73,8 @@ async function attachedDomain(name: string, dryRun?: boolean): Promise<string | 
 }
 
 async function run(options: Options) {
-  const mayAsk = !options.dryRun;
+  const { dryRun } = options;
+  const mayAsk = !dryRun;
   const token = await secretFrom(
     'SUPABASE_ACCESS_TOKEN',
     'A Supabase personal access token (Dashboard → Account → Access Tokens), not shown as you type:',
@@ -83,34 +84,41 @@ async function run(options: Options) {
   }
   const { ref, name } = await project(options.projectRef);
   // Which project, said and confirmed before anything changes (a wrong ref would change another project).
-  await confirm(`Set up the Supabase project "${name}" (${ref})?`, options.yes || options.dryRun, 'Nothing changed.');
-  if (options.rotateUnsubscribeKey && !options.dryRun) {
+  await confirm(`Set up the Supabase project "${name}" (${ref})?`, options.yes || dryRun);
+  if (options.rotateUnsubscribeKey && !dryRun) {
     const rotation =
       'Rotate the unsubscribe signing key? Every unsubscribe link in the messages sent so far stops working ' +
       '(one click and the page answer 403): rotate between campaigns, two days after the last send.';
-    await confirm(rotation, options.yes, 'Nothing changed.');
+    await confirm(rotation, options.yes);
   }
   await databaseUrl(ref, mayAsk);
-  await cloudflareCredentials({ mayAsk }).catch((error: Error) => {
-    if (!options.dryRun) throw error;
+  await cloudflareCredentials(mayAsk).catch((error: Error) => {
+    if (!dryRun) throw error;
     say(`Cloudflare: ${error.message}`);
   });
-  const given = options.domain ?? (await attachedDomain(options.project, options.dryRun));
+  const given = options.domain ?? (await attachedDomain(options.project, dryRun));
   const domain = given ? originOf(given.includes('://') ? given : `https://${given}`) : undefined;
   const resume = ['npm run waitlist --', ...process.argv.slice(2).filter((word) => word !== '--dry-run')].join(' ');
   const folder = mkdtempSync(join(tmpdir(), 'waitlist-setup-'));
-  const plan = { ref, project: options.project, domain, keyFile: options.keyFile, folder };
+  const plan = {
+    ref,
+    project: options.project,
+    domain,
+    keyFile: options.keyFile,
+    folder,
+    rotate: options.rotateUnsubscribeKey,
+  };
   try {
-    for (const [index, [name, done, change]] of steps({ ...plan, rotate: options.rotateUnsubscribeKey }).entries()) {
+    for (const [index, [name, done, change]] of steps(plan).entries()) {
       const label = `${index + 1}. ${name}`;
       try {
         if (await done()) say(`done     ${label}`);
-        else if (options.dryRun) say(`to do    ${label}`);
+        else if (dryRun) say(`to do    ${label}`);
         else await change().then(() => say(`changed  ${label}`));
       } catch (error) {
         const cause = (error as Error).message.trim().replaceAll('\n', '\n  ');
-        say(options.dryRun ? `unknown  ${label}\n  cannot check it: ${cause}` : `failed   ${label}\n  ${cause}`);
-        if (options.dryRun) continue;
+        say(dryRun ? `unknown  ${label}\n  cannot check it: ${cause}` : `failed   ${label}\n  ${cause}`);
+        if (dryRun) continue;
         throw new Error(
           `Step ${index + 1} failed. Once its cause is fixed, resume with (safe to run again):\n  ${resume}`,
           { cause: error },
@@ -120,7 +128,7 @@ async function run(options: Options) {
   } finally {
     rmSync(folder, { recursive: true, force: true });
   }
-  if (options.dryRun) {
+  if (dryRun) {
     say('Dry run: nothing was changed.');
     return;
   }

@@ -21,7 +21,7 @@ type Refused = Error & { code?: number };
 type Answer<T> = { success: boolean; errors?: { code: number; message: string }[]; result: T };
 
 /** One call to Cloudflare's API with the token: its result, or an Error with Cloudflare's reason. */
-export async function cloudflare<T>(path: string, body?: object): Promise<T> {
+async function cloudflare<T>(path: string, body?: object): Promise<T> {
   const api = tokenDestination('CLOUDFLARE_API_BASE_URL', 'https://api.cloudflare.com/client/v4');
   const base = api.href.replace(/\/$/, '');
   const response = await fetch(`${base}${path}`, {
@@ -39,9 +39,9 @@ export async function cloudflare<T>(path: string, body?: object): Promise<T> {
 }
 
 /** The Cloudflare token and account: the token from the environment or asked; the account, the token's own. */
-export async function cloudflareCredentials({ mayAsk = true } = {}): Promise<void> {
+export async function cloudflareCredentials(mayAsk = true) {
   const question = 'A Cloudflare API token with Account → Cloudflare Pages → Edit (not shown as you type):';
-  if (!(await secretFrom('CLOUDFLARE_API_TOKEN', question, { mayAsk }))) {
+  if (!(await secretFrom('CLOUDFLARE_API_TOKEN', question, mayAsk))) {
     throw new UsageError(`No Cloudflare API token: ${howToGive('CLOUDFLARE_API_TOKEN')}.`);
   }
   if (process.env.CLOUDFLARE_ACCOUNT_ID) return;

@@ -15,7 +15,7 @@ const NOT_MIGRATED = new Set(['42P01', '3F000', '42883']);
 const NETWORK = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ECONNRESET']);
 
 /** The owner's version of a database error; anything not recognised is returned as it was. */
-export function explainDatabaseError(error: unknown): unknown {
+export function explainDatabaseError(error: unknown) {
   const { code, message } = (error ?? {}) as { code?: string; message?: string };
   if (code && UNVERIFIED.has(code)) {
     return new Error(

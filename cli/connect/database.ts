@@ -42,7 +42,7 @@ function tls(host: string, sslmode: string | null, rootcert: string | null): fal
 const PARAMETERS = ['sslmode', 'sslrootcert', 'uselibpqcompat'];
 const SSLMODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full', 'no-verify'];
 
-function parameters(url: URL): { sslmode: string | null; rootcert: string | null } {
+function parameters(url: URL) {
   const unknown = unknownParameter(url, PARAMETERS);
   if (unknown) {
     throw new UsageError(

@@ -10,14 +10,14 @@ import { parseEnv } from 'node:util';
 export const ENV_FILE = '.env.local';
 
 /** The values .env.local holds now (as process.loadEnvFile reads them). */
-export const envFileValues = (file = ENV_FILE): Record<string, string> =>
+export const envFileValues = (file = ENV_FILE) =>
   existsSync(file) ? (parseEnv(readFileSync(file, 'utf8')) as Record<string, string>) : {};
 
 /**
  * Sets `values` in .env.local and in this process's environment: written to a new file of mode 0600
  * beside it, then renamed over it, so no moment and no crash leaves them readable by others.
  */
-export function mergeEnvFile(values: Record<string, string>, file = ENV_FILE): void {
+export function mergeEnvFile(values: Record<string, string>, file = ENV_FILE) {
   const lines = existsSync(file) ? readFileSync(file, 'utf8').split('\n') : [];
   if (lines.at(-1) === '') lines.pop();
   for (const [name, value] of Object.entries(values)) {

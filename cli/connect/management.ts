@@ -11,18 +11,18 @@ export const NO_TOKEN = 'SUPABASE_ACCESS_TOKEN or the project ref unset: sign-up
  * One call as the token's owner, to https://api.supabase.com or SUPABASE_API_URL (https only, but to this machine: a
  * stand-in): its JSON, or an Error saying why not.
  */
-export async function management(path: string, init: RequestInit = {}, seconds = 30): Promise<unknown> {
+export async function management(path: string, seconds = 30): Promise<unknown> {
   const api = tokenDestination('SUPABASE_API_URL', 'https://api.supabase.com');
   const headers = { authorization: `Bearer ${process.env.SUPABASE_ACCESS_TOKEN}`, 'content-type': 'application/json' };
-  const answer = await request(`${api.origin}${path}`, { ...init, headers }, seconds);
+  const answer = await request(`${api.origin}${path}`, { headers }, seconds);
   if ('failure' in answer) throw new Error(`The Management API ${answer.failure}.`);
   if (answer.status >= 300) throw new Error(`The Management API answered ${whatItSaid(answer).said} to ${path}.`);
   return parsed(answer.body);
 }
 
 /** What is weaker than wanted in the hosted settings, one phrase each; none: as they should be. */
-export async function hostedSettingsWeaker(ref: string, seconds?: number): Promise<string[]> {
-  const read = async (path: string) => Object(await management(`/v1/projects/${ref}/${path}`, {}, seconds));
+export async function hostedSettingsWeaker(ref: string, seconds?: number) {
+  const read = async (path: string) => Object(await management(`/v1/projects/${ref}/${path}`, seconds));
   const auth = await read('config/auth');
   const schemas = String((await read('postgrest')).db_schema).split(/,\s*/);
   return [

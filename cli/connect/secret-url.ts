@@ -31,7 +31,7 @@ export const endpoint = (name: string, url: URL) => usage(() => postgresEndpoint
  * or ::1 (plain and unverified connections are allowed only there). Judged by the name alone, never
  * by a DNS answer. WAITLIST_NO_LOOPBACK_EXEMPTION=1 treats loopback like any other host (tests).
  */
-export function isLoopback(host: string): boolean {
+export function isLoopback(host: string) {
   if (host.startsWith('/')) return true;
   if (process.env.WAITLIST_NO_LOOPBACK_EXEMPTION === '1') return false;
   const name = host.toLowerCase().replace(/\.$/, '');
@@ -40,12 +40,16 @@ export function isLoopback(host: string): boolean {
   return name === '::1' || /^::ffff:(127\.|7f[0-9a-f]{2}:)/.test(name);
 }
 
+/** Whether a secret may go to `url`: over https://, or plain http:// to this machine only (a stand-in). */
+export const httpsOrLoopback = (url: URL) =>
+  url.protocol === 'https:' || (url.protocol === 'http:' && isLoopback(hostOf(url)));
+
 /**
  * Where a token is sent (`name`'s URL, else `fallback`): https://, or plain http:// to this machine only (a
  * stand-in).
  */
 export function tokenDestination(name: string, fallback: string): URL {
   const url = URL.parse(process.env[name] || fallback);
-  if (url?.protocol === 'https:' || (url?.protocol === 'http:' && isLoopback(hostOf(url)))) return url;
+  if (url && httpsOrLoopback(url)) return url;
   throw new UsageError(`${name} must be https:// (plain http only to this machine).`);
 }

@@ -9,6 +9,8 @@ import { databaseConfig } from './database.ts';
 
 /** The repository's root. */
 export const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The waitlist command (cli/main.js), for a child process of it (health after deploy and setup). */
+export const MAIN = join(ROOT, 'cli', 'main.js');
 /**
  * What npx and the CLI may see of the environment: none of the owner's secrets (DATABASE_URL, SMTP_URL, …), no PG*.
  * As one literal the expression passes 120 columns, so it is written in three parts, joined as alternatives of one
@@ -25,7 +27,7 @@ export const childEnv = (also = /^$/) =>
   Object.fromEntries(Object.entries(process.env).filter(([name]) => CHILD_ENV.test(name) || also.test(name)));
 
 /** Runs the pinned Supabase CLI in the repository, seeing only CHILD_ENV and `env`; its output, or an Error with it. */
-export async function supabaseCli(args: string[], env: Record<string, string> = {}): Promise<string> {
+export async function supabaseCli(args: string[], env: Record<string, string> = {}) {
   const { stdout, stderr } = await promisify(execFile)('npx', ['--yes', 'supabase@3.1.0', ...args], {
     cwd: ROOT,
     env: { ...childEnv(), DO_NOT_TRACK: '1', ...env },
@@ -38,7 +40,7 @@ export async function supabaseCli(args: string[], env: Record<string, string> = 
 }
 
 /** The CLI's sslmode for the commands' own TLS: none, verified, or encrypted without verifying. */
-function sslmode(ssl: false | ConnectionOptions): string {
+function sslmode(ssl: false | ConnectionOptions) {
   if (!ssl) return 'disable';
   return ssl.rejectUnauthorized ? 'verify-full' : 'require';
 }

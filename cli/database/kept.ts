@@ -9,7 +9,7 @@ type KeptName = 'unsubscribe_secret' | 'waitlist_unsubscribe' | 'waitlist_health
 export const kept = async (db: Queryable, name: KeptName): Promise<string | undefined> =>
   (await db.query<{ value: string }>('select value from private.setup_secrets where name = $1', [name])).rows[0]?.value;
 
-export async function keep(db: Queryable, name: KeptName, value: string): Promise<void> {
+export async function keep(db: Queryable, name: KeptName, value: string) {
   await db.query(
     `insert into private.setup_secrets (name, value) values ($1, $2)
      on conflict (name) do update set value = excluded.value, changed_at = now()`,

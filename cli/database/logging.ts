@@ -15,13 +15,13 @@ const zero = (setting?: Setting) => setting !== undefined && Number.parseFloat(s
 /** pgaudit reads its class list case-insensitively: 'NONE' logs nothing, as 'none' does. */
 const audits = (setting?: Setting) => !['', 'none'].includes(setting?.value.trim().toLowerCase() ?? '');
 /** PostgreSQL's reading of a boolean (parse_bool): 'on', '1', or any start of 'true' or 'yes'. */
-function truthy(setting?: Setting): boolean {
+function truthy(setting?: Setting) {
   const value = setting?.value.trim().toLowerCase() ?? '';
   return value === 'on' || value === '1' || (value !== '' && ('true'.startsWith(value) || 'yes'.startsWith(value)));
 }
 
 /** Where a setting is set, as the statement that set it. */
-function where({ origin }: Setting): string {
+function where({ origin }: Setting) {
   if (origin.layer === 'server') return "the server's configuration";
   if (origin.layer === 'all roles') return 'ALTER ROLE ALL SET';
   if (origin.layer === 'database') return `ALTER DATABASE ${origin.database} SET`;
@@ -37,7 +37,7 @@ const shown = (setting: Setting) => `${setting.name} = '${setting.value}' (${whe
  * role's setting wins over the server's, ALTER ROLE ALL's (reset there instead: every role has it)
  * and the database's, one in this database over that; a request role's goes by a reset and reload.
  */
-function setFor(session: Session, origin: Origin, assignment: string): string {
+function setFor(session: Session, origin: Origin, assignment: string) {
   const name = assignment.split(' ')[0];
   if (origin.layer === 'request') return `ALTER ROLE ${origin.role} RESET ${name}, then NOTIFY pgrst, 'reload config'`;
   if (origin.layer === 'all roles') return `ALTER ROLE ALL RESET ${name}`;
@@ -122,7 +122,7 @@ function risksOf(session: Session): Risk[] {
   }
 
   const auditParameters = get('pgaudit.log_parameter');
-  const audited = audits(get('pgaudit.log')) || Boolean(get('pgaudit.role')?.value);
+  const audited = audits(get('pgaudit.log')) || get('pgaudit.role')?.value;
   if (session.loaded('pgaudit') && audited && truthy(auditParameters)) {
     direct(auditParameters, "logs audited statements' parameters", 'pgaudit.log_parameter = off');
   }
@@ -134,7 +134,7 @@ const who = (session: Session) =>
   session.requestRole ? `the Data API as ${session.requestRole}` : `sessions of ${session.login}`;
 
 /** Each setting that would log an address, in words, with its fix; none when the log stays clean. */
-export async function loggingRisks(db: pg.Client | pg.PoolClient): Promise<string[]> {
+export async function loggingRisks(db: pg.Client | pg.PoolClient) {
   const found = new Map<string, { risk: Risk; sessions: Session[] }>();
   const all = await loggingSessions(db);
   const apiSessions = all.filter((session) => session.requestRole).length;

@@ -6,7 +6,7 @@
  */
 import { createHash, createHmac, pbkdf2Sync, randomBytes } from 'node:crypto';
 
-export function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096): string {
+export function scramVerifier(password: string, salt = randomBytes(16), iterations = 4096) {
   if (!/^[\x20-\x7e]+$/.test(password)) throw new Error('scramVerifier takes printable ASCII passwords only.');
   const salted = pbkdf2Sync(password, salt, iterations, 32, 'sha256'); // SaltedPassword = Hi(password, salt, i)
   const hmac = (text: string) => createHmac('sha256', salted).update(text).digest();

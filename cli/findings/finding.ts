@@ -6,7 +6,7 @@ import { EXIT, json, out } from '../terminal/terminal.ts';
 
 export { APPLY_MIGRATIONS } from '../connect/database-errors.ts';
 
-export type Outcome = 'ok' | 'skipped' | 'problem' | 'setup';
+type Outcome = 'ok' | 'skipped' | 'problem' | 'setup';
 export type Finding = { check: string; outcome: Outcome; says: string; fix?: string };
 
 export const ok = (check: string, says: string): Finding => ({ check, outcome: 'ok', says });
@@ -24,14 +24,14 @@ export const RESTORE_PROJECT =
   'docs/operations.md, "Is the list taking signups?".';
 export const allowOrigin = (site: string) => `npm run waitlist -- origins add ${site}`;
 
-export function exitCode(findings: Finding[]): number {
+export function exitCode(findings: Finding[]) {
   if (findings.some((f) => f.outcome === 'setup')) return EXIT.usage;
   if (findings.some((f) => f.outcome === 'problem')) return EXIT.failed;
   return EXIT.ok;
 }
 
 /** 42 s, 5 min, 3 h, 2 days: how long ago, in words. */
-export function duration(seconds: number | null): string {
+export function duration(seconds: number | null) {
   const ago = seconds ?? 0;
   if (ago < 120) return `${ago} s`;
   if (ago < 2 * 3600) return `${Math.round(ago / 60)} min`;
@@ -42,7 +42,7 @@ export function duration(seconds: number | null): string {
 const LABEL: Record<Outcome, string> = { ok: 'ok', skipped: 'skipped', problem: 'PROBLEM', setup: 'SETUP' };
 export const plural = (n: number, word: string) => `${n} ${word}${n === 1 ? '' : 's'}`;
 
-function verdict(findings: Finding[], seconds: string): string {
+function verdict(findings: Finding[], seconds: string) {
   const problems = findings.filter((f) => f.outcome === 'problem').length;
   const setups = findings.filter((f) => f.outcome === 'setup').length;
   if (!problems && !setups) return `Healthy: a visitor can join the list right now (checked in ${seconds} s).`;
@@ -54,7 +54,7 @@ function verdict(findings: Finding[], seconds: string): string {
 }
 
 /** The report on stdout: one line per finding, its fix indented below, then the verdict. */
-export function report(findings: Finding[], startedAt: number, asJson: boolean): void {
+export function report(findings: Finding[], startedAt: number, asJson?: boolean) {
   const seconds = ((performance.now() - startedAt) / 1000).toFixed(2);
   if (asJson) {
     json({ healthy: exitCode(findings) === EXIT.ok, exitCode: exitCode(findings), seconds: Number(seconds), findings });

@@ -19,7 +19,7 @@ export async function signupsOf(db: Queryable, address: string): Promise<Found[]
 }
 
 /** Deletes the address's signups (the journal keeps its hash, no detail), listed as erased; an unsubscribe stays. */
-export async function erase(db: pg.Client, address: string): Promise<number> {
+export function erase(db: pg.Client, address: string) {
   return inTransaction(db, async () => {
     const removed = await db.query(`delete from public.waiting_list where id in (${SAME_ADDRESS})`, [address]);
     await db.query('update private.notify_journal set detail = null where address_hash = private.address_hash($1)', [

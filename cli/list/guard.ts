@@ -26,7 +26,7 @@ export const removeOrigin = async (db: Queryable, origin: string) =>
 export const SHAPE = 'scheme://host[:port], as a browser sends it, e.g. https://your.site or http://localhost:5173';
 
 /** The origin as a browser sends it (lower case, no default port); a page's URL is refused, not cut. */
-export function originOf(given: string): string {
+export function originOf(given: string) {
   let url: URL;
   try {
     url = new URL(given);

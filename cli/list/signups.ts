@@ -31,7 +31,7 @@ export async function signupsPerDay(db: Queryable): Promise<Day[]> {
  * Hashes and seals the signups stored without an address row (added with the triggers off, as by a data-only restore),
  * as the hourly job does; returns how many. Every hash lookup misses them until then.
  */
-export async function sealPending(db: Queryable): Promise<number> {
+export async function sealPending(db: Queryable) {
   const { rows } = await db.query<{ changed: number }>(longQuery('select private.seal_pending() as changed'));
   return rows[0].changed;
 }
@@ -40,7 +40,7 @@ export async function sealPending(db: Queryable): Promise<number> {
  * sealPending, then a refusal naming (by id, never by address) the signups it could not hash: another holds their
  * address.
  */
-export async function keySignups(db: Queryable): Promise<number> {
+export async function keySignups(db: Queryable) {
   const changed = await sealPending(db);
   const { rows: duplicates } = await db.query<{ id: string }>(
     `select w.id from public.waiting_list w

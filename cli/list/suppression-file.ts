@@ -31,7 +31,7 @@ function addressIn(value: string): string | 'outside' | null {
 }
 
 /** An address typed on the command line, read as a cell is ("Name <address>", stray spaces); null when it is none. */
-export function typedAddress(value: string): string | null {
+export function typedAddress(value: string) {
   const found = addressIn(value);
   return found === 'outside' ? value.trim() : found;
 }
@@ -55,7 +55,7 @@ export function addressesInFile(text: string): SuppressionFile {
   const body = text.replace(/^\uFEFF/, '');
   const firstLine = body.slice(0, body.search(/\r?\n|$/));
   const delimiter = delimiterOf(firstLine);
-  const rows: { cells: string[]; line: number }[] = delimiter
+  const rows = delimiter
     ? csvRows(body, delimiter)
     : body
         .split(/\r?\n/)

@@ -9,7 +9,7 @@ type Query = (name: string) => Promise<string[] | 'none'>;
 export type Lookup = { servers: string; txt: Query; mx: Query; addresses: Query; cancel(): void };
 
 /** commander's parser for --dns-server: `127.0.0.1`, `127.0.0.1:5353` or `[::1]:5353`. */
-export function dnsServer(value: string): string {
+export function dnsServer(value: string) {
   const bare = value.replace(/^\[(.*)\](?::\d+)?$/, '$1').replace(/^([^:]+):\d+$/, '$1');
   if (!isIP(bare)) {
     throw new InvalidArgumentError(`not an IP address (with an optional :port): ${JSON.stringify(value)}`);

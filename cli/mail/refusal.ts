@@ -25,7 +25,7 @@ const BEFORE_ANY_MESSAGE = ['CONNECT_TIMEOUT', 'GREETING_TIMEOUT', 'UPGRADE_TIME
 const MID_MESSAGE = ['ECONNECTION', 'ETIMEDOUT', 'ESOCKET', 'EPROTOCOL'];
 
 /** "550 5.7.26" from a reply or a journal detail; the enhanced part undefined when absent. */
-export function codes(text: string): { reply: number; enhanced?: string } | undefined {
+function codes(text: string): { reply: number; enhanced?: string } | undefined {
   const found = /^(\d{3})(?:[ -]([245]\.\d{1,3}\.\d{1,3})\b)?/.exec(text);
   return found ? { reply: Number(found[1]), enhanced: found[2] } : undefined;
 }
@@ -34,7 +34,7 @@ export function codes(text: string): { reply: number; enhanced?: string } | unde
 const BAD_ADDRESS = '501 RCPT TO';
 
 /** Whether a permanent reply (or a journal detail "550 5.1.1") says the recipient's mailbox is gone. */
-export function aboutTheMailbox(text: string): boolean {
+export function aboutTheMailbox(text: string) {
   if (text === BAD_ADDRESS) return true;
   const found = codes(text);
   return !!found?.enhanced && found.reply >= 500 && MAILBOX.has(found.enhanced.slice(2));
@@ -65,7 +65,7 @@ export function refusal(error: unknown): Refusal {
 }
 
 /** The owner's words for a permanent refusal that is not the recipient's, by the enhanced code's subject. */
-export function cause(error: unknown): string {
+export function cause(error: unknown) {
   const said = reply(error);
   const enhanced = codes(said)?.enhanced;
   const subject = enhanced?.split('.')[1];
@@ -86,7 +86,7 @@ export function cause(error: unknown): string {
  * What the journal keeps of a refusal: the reply code and enhanced status ("550 5.1.1"), or the
  * error's code. Never the reply's text: servers echo the address in it, in any letter case.
  */
-export function detail(error: unknown): string {
+export function detail(error: unknown) {
   const { code, responseCode, response, command } = (error ?? {}) as SmtpError;
   if (!responseCode) return code ?? 'error';
   if (badAddress(response ?? '', command)) return BAD_ADDRESS;
@@ -95,7 +95,7 @@ export function detail(error: unknown): string {
 }
 
 /** The reply's text for the owner's terminal (never stored), with anything like an address cut out. */
-export function reply(error: unknown): string {
+export function reply(error: unknown) {
   const { response, message: text } = (error ?? {}) as { response?: string; message?: string };
   return String(response ?? text ?? error)
     .replace(/[^\s<>"'()[\],;:]+@[^\s<>"'()[\],;:]+/gu, '<address>')

@@ -24,7 +24,7 @@ const fault = (record: RecordName, says: string, fix: string, publish?: string) 
   ({ record, ok: false, says, fix, publish }) satisfies DomainCheck;
 
 /** `tag=value; …` of a DMARC or DKIM record, tags lower-cased. */
-function tags(record: string): Map<string, string> {
+function tags(record: string) {
   return new Map(
     record
       .split(';')

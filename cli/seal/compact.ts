@@ -14,7 +14,7 @@ const LIST_TABLES = 'public.waiting_list, private.signup_addresses';
  * The list's tables rewritten into new files (signups wait, 5 s at most for the lock) and column
  * samples gone, as far as this role may; true if nothing is left to do by hand.
  */
-export async function compact(db: pg.Client): Promise<boolean> {
+export async function compact(db: pg.Client) {
   await db.query(`set lock_timeout = '5s'`);
   const compacted = await db
     .query(`vacuum (full, analyze) ${LIST_TABLES}`)

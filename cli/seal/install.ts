@@ -30,7 +30,7 @@ async function proveOpens(db: pg.Client, publicKey: Buffer, saved: OwnerKey) {
 }
 
 /** Installs the public key and seals every stored address in one transaction; returns how many. */
-export async function installOwnerKey(db: pg.Client, publicKey: Buffer, saved: OwnerKey): Promise<number> {
+export function installOwnerKey(db: pg.Client, publicKey: Buffer, saved: OwnerKey) {
   return inTransaction(db, async () => {
     // Waits for every signup under way, and holds new ones until the commit: none is stored as typed after it.
     // (A second `keys init` waits here too, then finds the list sealed.)
@@ -48,7 +48,7 @@ export async function installOwnerKey(db: pg.Client, publicKey: Buffer, saved: O
 }
 
 /** Seals every address still stored as typed (private.seal_pending, the hour's key); returns how many. */
-export async function sealStored(db: pg.Client): Promise<number> {
+export async function sealStored(db: pg.Client) {
   // Waits for every signup that began before now (it may have stored its address as typed).
   await inTransaction(db, () => db.query('lock table public.waiting_list in share mode'));
   return sealPending(db);

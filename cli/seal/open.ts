@@ -95,7 +95,7 @@ export class Opener {
   }
 
   /** The address of one row, its hour key unwrapped first if need be (notify's claims, one at a time). */
-  async open(db: Queryable, row: SealedRow): Promise<string> {
+  async open(db: Queryable, row: SealedRow) {
     if (!this.hourKeys.has(row.hourKeyId)) await this.unwrapAll(await wrappedKeys(db, this.holder.id, [row.hourKeyId]));
     return this.openOne(row).toString('utf8');
   }
@@ -142,7 +142,7 @@ export async function openerFor(db: Queryable, purpose: string, file?: string): 
 export type StoredAddress = { id: string; email: string | null; hour_key_id: string | null; seal: Buffer | null };
 
 /** The address, opened if sealed (one row: notify's claims; export opens in bulk). */
-export async function addressOf(db: Queryable, row: StoredAddress, opener: Opener | null): Promise<string> {
+export async function addressOf(db: Queryable, row: StoredAddress, opener: Opener | null) {
   if (row.email !== null) return row.email;
   if (row.seal === null || row.hour_key_id === null) {
     throw new SealBroken(`Signup ${row.id} holds neither an address nor a seal.`);

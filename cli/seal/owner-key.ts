@@ -27,7 +27,7 @@ export type OwnerKey = PrivateKey;
 export const unprotected = new WeakSet<OwnerKey>();
 
 /** The passphrase from the environment or its command, else asked on a terminal (not shown; a new one twice). */
-async function passphrase(question: string, twice = false): Promise<string> {
+async function passphrase(question: string, twice = false) {
   if (process.env[PASSPHRASE]) return process.env[PASSPHRASE];
   if (process.env[PASSPHRASE_COMMAND]) return outputOf(PASSPHRASE_COMMAND);
   if (!interactive()) {
@@ -42,7 +42,7 @@ async function passphrase(question: string, twice = false): Promise<string> {
 }
 
 /** A new key pair: the private key armored, protected by a passphrase, the public key binary. */
-export async function newOwnerKeyPair(): Promise<{ privateKey: string; publicKey: Buffer; passphrase: string }> {
+export async function newOwnerKeyPair() {
   const given = await passphrase(`A passphrase for the owner key (at least ${PASSPHRASE_MIN} characters):`, true);
   if ([...given].length < PASSPHRASE_MIN) throw new UsageError(`The passphrase is under ${PASSPHRASE_MIN} characters.`);
   const { generateKey, readKey } = await openpgp();
@@ -53,7 +53,7 @@ export async function newOwnerKeyPair(): Promise<{ privateKey: string; publicKey
 }
 
 /** An armored key whose line breaks a note joined or doubled, laid out again (RFC 9580, 6.2); else as given. */
-function relaid(text: string): string {
+function relaid(text: string) {
   const start = text.indexOf(BEGIN);
   const end = text.indexOf(END);
   if (start < 0 || end < start) return text;
@@ -113,7 +113,7 @@ export async function unwrap(key: OwnerKey, wrapped: Buffer): Promise<Buffer> {
 }
 
 /** Whether `key` is the private half of the binary public key the database holds. */
-export async function matches(key: OwnerKey, publicKey: Buffer): Promise<boolean> {
+export async function matches(key: OwnerKey, publicKey: Buffer) {
   const installed = await (await openpgp()).readKey({ binaryKey: publicKey });
   return installed.getFingerprint() === key.getFingerprint();
 }

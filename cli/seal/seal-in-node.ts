@@ -21,7 +21,7 @@ function sealInNode(hourKeyId: bigint, key: Buffer, id: bigint, address: string)
 }
 
 /** Seals every stored (and hashed) address under a new hour key; in the caller's transaction, signups held off. */
-export async function sealStoredInNode(db: pg.Client, holder: { id: string; publicKey: Buffer }): Promise<number> {
+export async function sealStoredInNode(db: pg.Client, holder: { id: string; publicKey: Buffer }) {
   const key = randomBytes(HOUR_KEY_BYTES);
   try {
     const { rows } = await db.query<{ id: string }>(

@@ -12,7 +12,7 @@ export async function sealStatus(db: Queryable): Promise<SealStatus> {
 }
 
 /** What is wrong with the sealing, in the owner's words; none when all is well. */
-export function sealingFaults({ sealing, stalled, plaintext, unhashed, unreadable }: SealStatus): string[] {
+export function sealingFaults({ sealing, stalled, plaintext, unhashed, unreadable }: SealStatus) {
   if (!sealing) {
     return [
       `Not sealed: the ${plural(plaintext, 'signup')} on the list are stored as typed, readable by whoever takes ` +
@@ -29,5 +29,5 @@ export function sealingFaults({ sealing, stalled, plaintext, unhashed, unreadabl
     unhashed && `${plural(unhashed, 'signup')} without an address hash, outside the duplicate check.`,
     unreadable && `${plural(unreadable, 'signup')} with neither an address nor a seal.`,
   ];
-  return faults.filter((fault): fault is string => Boolean(fault));
+  return faults.filter((fault) => typeof fault === 'string');
 }

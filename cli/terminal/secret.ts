@@ -11,7 +11,7 @@ import { ask, interactive, UsageError } from './terminal.ts';
  * What the command `variable` names prints on stdout, its last line break dropped; a failure named by the variable and
  * exit status only.
  */
-export async function outputOf(variable: string): Promise<string> {
+export async function outputOf(variable: string) {
   const failed = ({ code, signal }: { code?: number | string; signal?: string }) => {
     const how = signal ? `stopped by ${signal}` : typeof code === 'number' ? `exit status ${code}` : code;
     return Promise.reject(new UsageError(`${variable} failed (${how}); its command and output are not shown.`));
@@ -21,7 +21,7 @@ export async function outputOf(variable: string): Promise<string> {
   return stdout.replace(/\r?\n$/, '');
 }
 
-export async function secretFrom(name: string, question: string, { mayAsk = true } = {}): Promise<string | undefined> {
+export async function secretFrom(name: string, question: string, mayAsk = true) {
   if (!process.env[name] && process.env[`${name}_COMMAND`]) process.env[name] = await outputOf(`${name}_COMMAND`);
   if (!process.env[name] && mayAsk && interactive()) process.env[name] = (await ask(question, true)).trim();
   return process.env[name] || undefined;

@@ -39,7 +39,7 @@ export function requireYesOffTerminal(yes?: boolean) {
 }
 
 /** One answer typed on the terminal (not echoed when `hidden`); Ctrl-C rejects with Cancelled. */
-export async function ask(question: string, hidden = false): Promise<string> {
+export async function ask(question: string, hidden = false) {
   if (hidden) return askLines(question, () => true);
   const prompt = createInterface({ input: process.stdin, output: process.stderr });
   const interrupted = new Promise<never>((_, reject) => prompt.once('SIGINT', () => reject(new Cancelled('Stopped.'))));
@@ -50,7 +50,7 @@ export async function ask(question: string, hidden = false): Promise<string> {
  * Lines typed or pasted on the terminal, not echoed, up to the one `last` (given the first line and
  * this one) says ends the answer, or Ctrl-D; Ctrl-C rejects with Cancelled.
  */
-export function askLines(question: string, last: (first: string, line: string) => boolean): Promise<string> {
+export function askLines(question: string, last: (first: string, line: string) => boolean) {
   const muted = new Writable({ write: (_chunk, _encoding, next) => next() });
   // Made before the question is printed: the terminal's echo is off by then.
   const prompt = createInterface({ input: process.stdin, output: muted, terminal: true });
@@ -75,7 +75,7 @@ export async function confirm(question: string, yes?: boolean, declined = 'Nothi
 }
 
 /** A file named by an option, as UTF-8: one that cannot be read is a setup error (exit 2). */
-export function readText(path: string, option: string): string {
+export function readText(path: string, option: string) {
   try {
     return readFileSync(path, 'utf8');
   } catch (error) {
@@ -98,7 +98,7 @@ export async function writeNewFile(path: string, text: string, what: string) {
 }
 
 /** commander's option parser for a whole number ≥ 0. */
-export function wholeNumber(value: string): number {
+export function wholeNumber(value: string) {
   if (!/^\d+$/.test(value)) throw new InvalidArgumentError(`not a whole number: ${JSON.stringify(value)}`);
   return Number(value);
 }

@@ -3,7 +3,7 @@
  * escaped (OWASP). Read from PostgreSQL's CSV, written by csv-stringify, each seal opened. No cell holds a line end
  * (the address rule refuses CR and LF).
  */
-import { Transform, type TransformCallback } from 'node:stream';
+import { Transform } from 'node:stream';
 import { parse } from 'csv-parse/sync';
 import { stringify } from 'csv-stringify/sync';
 import type { Opener } from '../../seal/open.ts';
@@ -17,14 +17,13 @@ type CsvOptions = {
 
 /** What starts a formula in a spreadsheet, full-width forms included. */
 const formula = /^[-=+@\t\r\uff1d\uff0b\uff0d\uff20]/;
-const bom = ({ byteOrderMark }: CsvOptions) => (byteOrderMark ? '\ufeff' : '');
 const LF = 0x0a;
 
 /** How much of PostgreSQL's CSV is parsed and pushed at once: whole lines within 32 KB (partEnd). */
 const PART = 32_768;
 
 /** Where the part of `lines` that starts at `from` ends: after its last line end within PART bytes, else at the end. */
-function partEnd(lines: Buffer, from: number): number {
+function partEnd(lines: Buffer, from: number) {
   if (from + PART >= lines.length) return lines.length;
   const end = lines.lastIndexOf(LF, from + PART) + 1;
   return end > from ? end : lines.length;
@@ -40,13 +39,13 @@ export const listCsvSource = (from: string) =>
  * `unreadable`. Nothing is written before `after` resolves, nothing at all if it rejects.
  */
 export function listCsv(opener: Opener | null, options: CsvOptions & { after?: Promise<unknown> }) {
-  let header: string | undefined = `${bom(options)}email,signed_up_at\r\n`;
+  let header: string | undefined = `${options.byteOrderMark ? '\ufeff' : ''}email,signed_up_at\r\n`;
   let rest: Buffer = Buffer.alloc(0);
   const ready = options.after ?? Promise.resolve();
   const cells = { record_delimiter: 'windows', quoted: options.spreadsheet } as const;
 
   /** The address of a row: as stored, or opened; undefined when it has neither. */
-  function address([id, hourKeyId, seal, email]: string[]): string | undefined {
+  function address([id, hourKeyId, seal, email]: string[]) {
     if (email || !seal) return email || undefined;
     if (!opener) throw new Error('Sealed rows, but no owner key is installed.');
     const row = { id: BigInt(id), hourKeyId: BigInt(hourKeyId || -1), seal: Buffer.from(seal, 'base64') };
@@ -77,13 +76,13 @@ export function listCsv(opener: Opener | null, options: CsvOptions & { after?: P
   }
 
   const csv = new Transform({
-    transform(chunk: Buffer, _encoding, done: TransformCallback) {
+    transform(chunk: Buffer, _encoding, done) {
       const data = rest.length ? Buffer.concat([rest, chunk]) : chunk;
       const end = data.lastIndexOf(LF) + 1; // never inside a character: UTF-8
       rest = data.subarray(end);
       ready.then(() => write(this, data.subarray(0, end))).then(() => done(), done);
     },
-    flush(done: TransformCallback) {
+    flush(done) {
       const last = () => {
         write(this, rest);
         if (header) this.push(header); // an empty list: the header alone

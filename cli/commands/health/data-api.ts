@@ -98,7 +98,7 @@ export function judgeAnswer(answer: Answer, { site, api }: Settings): Finding {
 }
 
 /** What an allowed select showed of the list: its rows, or none yet; nothing when not JSON (the status says enough). */
-function rowsShown(body: unknown): string {
+function rowsShown(body: unknown) {
   if (!Array.isArray(body)) return '';
   if (body.length) return `, ${body.length} row shown`;
   return ', [] (no row yet visible, but the select was allowed)';

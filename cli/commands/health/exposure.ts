@@ -73,7 +73,7 @@ async function relationGrants(db: pg.Client): Promise<Grant[]> {
 }
 
 /** The statement that takes back what the API roles may do with `object` (for the list: all but its one insert). */
-function revokeStatement(object: string, kind: string, privileges: string): string {
+function revokeStatement(object: string, kind: string, privileges: string) {
   if (kind === 'sequence') return `revoke all on sequence ${object} from public, anon, authenticated;`;
   if (object === ALLOWED_COLUMNS.object) {
     return (

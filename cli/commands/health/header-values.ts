@@ -8,7 +8,7 @@ const KNOWN_REFERRERS = [
 ];
 
 /** A policy's directives, name → sources; the first of a repeated name counts, as in browsers. */
-export function directives(policy: string): Map<string, string[]> {
+export function directives(policy: string) {
   const found = new Map<string, string[]>();
   for (const part of policy.split(';')) {
     const [name, ...sources] = part.trim().split(/\s+/);
@@ -30,7 +30,7 @@ const loose = (directive: string, source: string) =>
     : source.includes('*') || /^(https?|wss?):$/i.test(source) || /^'unsafe-/i.test(source);
 
 /** What the policy allows beyond the build's, each named; `origins`: the site and the Supabase project. */
-export function cspWeaknesses(policy: string, origins: string[]): string[] {
+export function cspWeaknesses(policy: string, origins: string[]) {
   const found = directives(policy);
   const weak = [...found].flatMap(([name, sources]) => {
     const wide = sources.filter((source) => loose(name, source));
@@ -56,7 +56,7 @@ const values = (headers: Headers, name: string) =>
   (headers.get(name) ?? '').split(',').map((value) => value.trim().toLowerCase());
 
 /** The other headers' values weaker than the build's, each named; an absent one is not judged here. */
-export function headerWeaknesses(headers: Headers): string[] {
+export function headerWeaknesses(headers: Headers) {
   const shown = (name: string) => `${name.replace(/(^|-)[a-z]/g, (c) => c.toUpperCase())} "${headers.get(name)}"`;
   const maxAge = Number(
     /(?:^|;)\s*max-age\s*=\s*"?(\d+)/i.exec(headers.get('strict-transport-security') ?? '')?.[1] ?? 0,

@@ -14,7 +14,7 @@ function originOf(value = '') {
   return url && /^https?:$/.test(url.protocol) ? url.origin : undefined;
 }
 
-export function readSettings(env: NodeJS.ProcessEnv = process.env): Settings | Finding[] {
+export function readSettings(env = process.env): Settings | Finding[] {
   const site = originOf(env.VITE_SITE_URL);
   const api = originOf(env.VITE_SUPABASE_URL);
   const key = publishableKeyOf(env);

@@ -25,13 +25,13 @@ const STEPS: [pattern: RegExp, step: string, fix?: string][] = [
   [/./, 'the signup'],
 ];
 
-function failedStep({ code, where }: DatabaseError): { step: string; fix: string } {
+function failedStep({ code, where }: DatabaseError) {
   const [, step, fix] = STEPS.find(([pattern]) => pattern.test(`${code} ${where ?? ''}`))!;
   return { step, fix: fix ?? REAPPLY };
 }
 
 /** The guard's own refusal carries PostgREST's body as its message and the status as its detail. */
-function said(error: DatabaseError): string {
+function said(error: DatabaseError) {
   if (error.code !== 'PGRST') return `${error.code ?? ''} ${error.message ?? String(error)}`.trim();
   const body = JSON.parse(error.message ?? '{}') as { code?: string; message?: string };
   const { status } = JSON.parse(error.detail ?? '{}') as { status?: number };

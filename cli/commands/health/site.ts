@@ -15,40 +15,38 @@ export const SECURITY_HEADERS = [
 
 const HEADER_FIX = "Deploy the build's header file with the site (_headers, or nginx's headers.conf): docs/deploy.md.";
 
-function cspFinding(policy: string, settings: Settings): Finding {
+function cspFinding(policy: string, { site, api }: Settings): Finding {
   const found = directives(policy);
   const sources = found.get('connect-src') ?? found.get('default-src') ?? ['*'];
-  if (!sources.includes('*') && !sources.some((source) => source.replace(/\/$/, '') === settings.api)) {
+  if (!sources.includes('*') && !sources.some((source) => source.replace(/\/$/, '') === api)) {
     return problem(
       'CSP',
-      `The deployed page may only call ${sources.join(' ')} (connect-src), not ${settings.api}: it was built for ` +
+      `The deployed page may only call ${sources.join(' ')} (connect-src), not ${api}: it was built for ` +
         'another Supabase project, so its signups fail or go elsewhere.',
-      `Build the site with VITE_SUPABASE_URL=${settings.api} and redeploy it (or correct VITE_SUPABASE_URL here).`,
+      `Build the site with VITE_SUPABASE_URL=${api} and redeploy it (or correct VITE_SUPABASE_URL here).`,
     );
   }
-  const weak = cspWeaknesses(policy, [settings.site, settings.api]);
+  const weak = cspWeaknesses(policy, [site, api]);
   if (weak.length) {
     return problem('CSP', `The deployed policy is weaker than the build's: ${weak.join('; ')}.`, HEADER_FIX);
   }
-  return ok(
-    'CSP',
-    `The page may call ${settings.api} and its own origin alone, and runs only its own files and hashes.`,
-  );
+  return ok('CSP', `The page may call ${api} and its own origin alone, and runs only its own files and hashes.`);
 }
 
 export async function checkSite(settings: Settings, seconds: number): Promise<Finding[]> {
-  const answer = await request(`${settings.site}/`, { headers: { accept: 'text/html' } }, seconds);
+  const { site } = settings;
+  const answer = await request(`${site}/`, { headers: { accept: 'text/html' } }, seconds);
   const fix = "Check VITE_SITE_URL, then look at the host's dashboard and redeploy the site (docs/deploy.md).";
-  if ('failure' in answer) return [problem('site', `${settings.site} ${answer.failure}.`, fix)];
+  if ('failure' in answer) return [problem('site', `${site} ${answer.failure}.`, fix)];
   if (answer.status !== 200) {
-    return [problem('site', `${settings.site} answered ${answer.status} instead of 200.`, fix)];
+    return [problem('site', `${site} answered ${answer.status} instead of 200.`, fix)];
   }
   const missing = SECURITY_HEADERS.filter((name) => !answer.headers.has(name));
   const faults = headerWeaknesses(answer.headers);
   if (missing.length) faults.unshift(`without ${missing.join(', ')}`);
-  const site = faults.length
-    ? problem('site', `${settings.site} answers 200 ${faults.join('; ')}.`, HEADER_FIX)
-    : ok('site', `${settings.site} answers 200 with every security header the build sends, each judged as strong.`);
+  const page = faults.length
+    ? problem('site', `${site} answers 200 ${faults.join('; ')}.`, HEADER_FIX)
+    : ok('site', `${site} answers 200 with every security header the build sends, each judged as strong.`);
   const policy = answer.headers.get('content-security-policy');
-  return policy ? [site, cspFinding(policy, settings)] : [site];
+  return policy ? [page, cspFinding(policy, settings)] : [page];
 }

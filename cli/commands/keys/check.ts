@@ -24,8 +24,7 @@ export async function check({ keyFile }: { keyFile?: string }) {
           `a holder whose key opens the list runs keys add --public-key <key ${keyId}'s public key>.`,
       );
     }
-    const wrapped = await wrappedKeys(db, id);
-    await opener.unwrapAll(wrapped);
+    await opener.unwrapAll(await wrappedKeys(db, id));
     const { rows: firsts } = await db.query<{ id: string; hour_key_id: string; seal: Buffer }>(
       'select id::text, hour_key_id::text, seal from private.first_seals()',
     );

@@ -47,18 +47,18 @@ export function recordOf(letter: Letter, files: LetterOptions): Recorded {
 }
 
 /** What differs between two letters, in the owner's words. */
-export function changes(now: Recorded, before: Recorded): string[] {
+export function changes(now: Recorded, before: Recorded) {
   return [
     now.from !== before.from && 'the sender (--from)',
     now.replyTo !== before.replyTo && 'the reply address (--reply-to)',
     now.subject !== before.subject && 'the subject (--subject)',
     now.text.sha256 !== before.text.sha256 && 'the text (--text)',
     now.html?.sha256 !== before.html?.sha256 && 'the HTML (--html)',
-  ].filter((change): change is string => !!change);
+  ].filter((change) => typeof change === 'string');
 }
 
 /** Refuses `now` when the campaign sent another letter; returns what changed (nothing sent yet: it may). */
-export function sameLetter(campaign: string, now: Recorded, { letter, sent }: Stored): string[] {
+export function sameLetter(campaign: string, now: Recorded, { letter, sent }: Stored) {
   const changed = letter ? changes(now, letter) : [];
   if (changed.length && sent) {
     throw new UsageError(

@@ -39,7 +39,7 @@ export async function enqueue(db: Queryable, campaign: string) {
 }
 
 /** Addresses in order, the erased ones (null) last. */
-function erasedLast(a: string | null, b: string | null): number {
+function erasedLast(a: string | null, b: string | null) {
   if (a === b) return 0;
   if (a === null) return 1;
   if (b === null) return -1;
@@ -47,7 +47,7 @@ function erasedLast(a: string | null, b: string | null): number {
 }
 
 /** The addresses a stopped run left in 'sending' (null when erased since), opened if sealed. */
-export async function uncertain(db: Queryable, campaign: string, opener: Opener | null): Promise<(string | null)[]> {
+export async function uncertain(db: Queryable, campaign: string, opener: Opener | null) {
   const { rows } = await db.query<StoredAddress>(
     `select w.id, w.email, a.hour_key_id::text, a.seal from private.notify_journal j
      left join public.waiting_list w on w.id = j.signup_id left join private.signup_addresses a on a.id = w.id
@@ -59,7 +59,7 @@ export async function uncertain(db: Queryable, campaign: string, opener: Opener 
   return addresses.sort(erasedLast);
 }
 
-export async function resendUncertain(db: Queryable, campaign: string): Promise<number> {
+export async function resendUncertain(db: Queryable, campaign: string) {
   const { rowCount } = await db.query(
     `update private.notify_journal set state = 'pending', changed_at = now() where campaign = $1 and state = 'sending'`,
     [campaign],
@@ -110,7 +110,7 @@ export const claimNext = (db: Queryable, campaign: string, resting: Buffer[], op
 export const claimAgain = (db: Queryable, campaign: string, hash: Buffer, opener: Opener | null) =>
   claim(db, opener, 'address_hash = $2 for update', [campaign, hash]);
 
-export type Outcome = 'sent' | 'failed' | 'pending';
+type Outcome = 'sent' | 'failed' | 'pending';
 
 /** Records the server's answer. 'failed' (a permanent refusal) also puts the address on do-not-email. */
 export async function record(db: Queryable, campaign: string, hash: Buffer, outcome: Outcome, detail?: string) {
@@ -136,7 +136,7 @@ export async function failures(db: Queryable, campaign: string): Promise<{ detai
 }
 
 /** The addresses this run would send to (all pending ones not erased). */
-export async function toSend(db: Queryable, campaign: string): Promise<number> {
+export async function toSend(db: Queryable, campaign: string) {
   const { rows } = await db.query<{ n: number }>(
     `select count(*)::int as n from private.notify_journal
      where campaign = $1 and state = 'pending' and signup_id is not null`,

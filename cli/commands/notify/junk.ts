@@ -6,6 +6,7 @@
 import type { Queryable } from '../../connect/queries.ts';
 import { addressOf, type Opener, type StoredAddress } from '../../seal/open.ts';
 import { say } from '../../terminal/terminal.ts';
+import { domainOf } from './letter.ts';
 import { judgeDomains, UNDELIVERABLE, type Verdict } from './recipient-domains.ts';
 
 /** The addresses left to send, grouped by domain (lower-cased): their journal hashes. */
@@ -19,7 +20,7 @@ async function pendingByDomain(db: Queryable, campaign: string, opener: Opener |
   const byDomain = new Map<string, Buffer[]>();
   for (const row of rows) {
     const address = await addressOf(db, row, opener);
-    const domain = address.slice(address.lastIndexOf('@') + 1).toLowerCase();
+    const domain = domainOf(address).toLowerCase();
     byDomain.set(domain, [...(byDomain.get(domain) ?? []), row.hash]);
   }
   return byDomain;
@@ -27,8 +28,8 @@ async function pendingByDomain(db: Queryable, campaign: string, opener: Opener |
 
 type JunkOptions = { campaign: string; dnsServer?: string; skipUndeliverable?: boolean };
 
-/** Prints the counts by reason; returns how many addresses it left out (--skip-undeliverable). */
-export async function nameJunk(db: Queryable, options: JunkOptions, opener: Opener | null): Promise<number> {
+/** Prints the counts by reason; with --skip-undeliverable, leaves the undeliverable out of the campaign. */
+export async function nameJunk(db: Queryable, options: JunkOptions, opener: Opener | null) {
   const byDomain = await pendingByDomain(db, options.campaign, opener);
   const verdicts = await judgeDomains([...byDomain.keys()], options.dnsServer);
   // Per verdict: how many addresses, and each domain with its count.
@@ -51,13 +52,13 @@ export async function nameJunk(db: Queryable, options: JunkOptions, opener: Open
     (counts.get(verdict)?.domains ?? []).map(([domain]) => ({ verdict, hashes: byDomain.get(domain)! })),
   );
   const undeliverable = junk.reduce((sum, { hashes }) => sum + hashes.length, 0);
-  if (!undeliverable) return 0;
+  if (!undeliverable) return;
   if (!options.skipUndeliverable) {
     say(
       `${undeliverable} of them cannot receive mail or are throwaway: ` +
         '--skip-undeliverable leaves them out of this campaign.',
     );
-    return 0;
+    return;
   }
   for (const { verdict, hashes } of junk) {
     await db.query(
@@ -70,5 +71,4 @@ export async function nameJunk(db: Queryable, options: JunkOptions, opener: Open
     `Left out of campaign "${options.campaign}": ${undeliverable} ` +
       '(skipped in its journal, not on the do-not-email list).',
   );
-  return undeliverable;
 }

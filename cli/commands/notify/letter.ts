@@ -22,8 +22,8 @@ export function mailbox(option: string, value: string): Mailbox {
   return { name: first.name, address: first.address };
 }
 
-/** The domain of an address (the sender domain the DNS check and the DKIM signature use). */
-export const domainOf = ({ address }: Mailbox) => address.slice(address.lastIndexOf('@') + 1);
+/** The domain of an address: the sender's (the DNS check, the DKIM signature), a recipient's. */
+export const domainOf = (address: string) => address.slice(address.lastIndexOf('@') + 1);
 
 export const shown = ({ name, address }: Mailbox) => (name ? `${name} <${address}>` : address);
 

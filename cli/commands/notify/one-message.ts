@@ -27,7 +27,7 @@ const PREVIEW_START =
   '<!doctype html><meta charset="utf-8"><meta name="generator" content="waitlist notify --preview">';
 
 /** Whether `file` is missing, or a preview (read only as far as the mark). */
-async function oursOrFree(file: string): Promise<boolean> {
+async function oursOrFree(file: string) {
   const start = await readFile(file, 'utf8').then(
     (text) => text.slice(0, PREVIEW_START.length),
     (error: NodeJS.ErrnoException) => (error.code === 'ENOENT' ? PREVIEW_START : ''),

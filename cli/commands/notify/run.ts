@@ -17,18 +17,19 @@ import { checkSmtp, smtpTransport } from './smtp.ts';
 type Flags = { resendUncertain?: boolean; skipUndeliverable?: boolean; yes?: boolean; json?: boolean };
 export type RunOptions = PreflightOptions & SendOptions & Flags & { limit?: number };
 
-async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener: Opener | null): Promise<number> {
+async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener: Opener | null) {
+  const { campaign } = options;
   await keySignups(db);
-  await enqueue(db, options.campaign);
-  const unsure = await uncertain(db, options.campaign, opener);
+  await enqueue(db, campaign);
+  const unsure = await uncertain(db, campaign, opener);
   if (unsure.length && options.resendUncertain) {
-    say(`Sending again to ${await resendUncertain(db, options.campaign)} uncertain addresses (--resend-uncertain).`);
+    say(`Sending again to ${await resendUncertain(db, campaign)} uncertain addresses (--resend-uncertain).`);
   } else if (unsure.length) {
     say(`Uncertain, left alone: ${unsure.length} addresses were with the SMTP server when an earlier run stopped.`);
     say('They may or may not have received the message; --resend-uncertain sends them again:');
     for (const email of unsure) say(`  ${email ?? '(erased since)'}`);
   }
-  return toSend(db, options.campaign);
+  return toSend(db, campaign);
 }
 
 /**
@@ -38,7 +39,7 @@ async function queue(db: ReturnType<typeof newPool>, options: RunOptions, opener
 export const SAME_PRESS_MS = 200;
 
 /** Until `release()`, Ctrl-C aborts the returned signal once (a clean stop); a second press exits at once. */
-export function ctrlC(): { stopping: AbortSignal; release(): void } {
+function ctrlC() {
   const controller = new AbortController();
   let first = 0;
   const onSigint = () => {
@@ -60,8 +61,9 @@ export function ctrlC(): { stopping: AbortSignal; release(): void } {
   return { stopping: controller.signal, release };
 }
 
-export async function run(options: RunOptions, sending: Sending, record: Recorded): Promise<number> {
+export async function run(options: RunOptions, sending: Sending, record: Recorded) {
   const { letter, oneClick } = sending;
+  const { campaign } = options;
   const transport = smtpTransport(options.connections, sending.dkim);
   const db = newPool(options.connections + 1);
   const lock = await db.connect().catch(async (error) => {
@@ -69,10 +71,10 @@ export async function run(options: RunOptions, sending: Sending, record: Recorde
     throw error;
   });
   try {
-    if (!(await lockCampaign(lock, options.campaign))) {
-      throw new UsageError(`Another notify run of campaign "${options.campaign}" is running.`);
+    if (!(await lockCampaign(lock, campaign))) {
+      throw new UsageError(`Another notify run of campaign "${campaign}" is running.`);
     }
-    const changed = sameLetter(options.campaign, record, await storedLetter(lock, options.campaign));
+    const changed = sameLetter(campaign, record, await storedLetter(lock, campaign));
     if (changed.length) {
       say(`The letter changed (${changed.join(', ')}); nobody has the old one: this one is recorded.`);
     }
@@ -81,21 +83,21 @@ export async function run(options: RunOptions, sending: Sending, record: Recorde
     await checkSmtp(transport);
     const queued = await queue(db, options, opener);
     if (queued) await nameJunk(db, options, opener);
-    const recipients = Math.min(await toSend(db, options.campaign), options.limit ?? Infinity);
-    await preflight(domainOf(letter.from), sending.signing, options, recipients);
+    const recipients = Math.min(await toSend(db, campaign), options.limit ?? Infinity);
+    await preflight(domainOf(letter.from.address), sending.signing, options, recipients);
     if (recipients) {
       await confirm(
-        `About to email ${recipients} addresses in campaign "${options.campaign}" from ${shown(letter.from)}. Send?`,
+        `About to email ${recipients} addresses in campaign "${campaign}" from ${shown(letter.from)}. Send?`,
         options.yes,
         'Nothing sent.',
       );
     }
-    await remember(lock, options.campaign, record);
+    await remember(lock, campaign, record);
     const bar = progress('notify', recipients, Math.max(100, Math.ceil(recipients / 20)));
     const interrupt = ctrlC();
     const plan = { ...options, letter, oneClick, opener, transport, db, limit: recipients };
     const done = await sendAll({ ...plan, progress: bar, stopping: interrupt.stopping }).finally(() => bar.stop());
-    const summary = await summarize(db, options.campaign, done.sent);
+    const summary = await summarize(db, campaign, done.sent);
     interrupt.release();
     printSummary(summary);
     if (options.json) json(summary);

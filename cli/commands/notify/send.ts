@@ -33,7 +33,7 @@ type SendPlan = SendOptions & {
 const REFUSED_IN_A_ROW = 10;
 
 /** Spaces hand-overs at least 1/rate seconds apart, across all senders. */
-function pacer(rate: number | undefined, signal: AbortSignal): () => Promise<void> {
+function pacer(rate: number | undefined, signal: AbortSignal) {
   let next = 0;
   return async () => {
     if (!rate) return;
@@ -46,6 +46,7 @@ function pacer(rate: number | undefined, signal: AbortSignal): () => Promise<voi
 
 /** Sends to every pending address once; returns what this run did, and why it stopped early if it did. */
 export async function sendAll(plan: SendPlan) {
+  const { db, campaign, opener } = plan;
   const done = { sent: 0, failed: 0, skipped: 0, deferred: 0, uncertain: 0 };
   const resting: Buffer[] = []; // refused for now: pending, not taken again by this run but by the sender waiting on it
   const pace = pacer(plan.rate, plan.stopping);
@@ -61,7 +62,7 @@ export async function sendAll(plan: SendPlan) {
       const { hash, email } = claimed;
       try {
         await plan.transport.sendMail(message(plan.letter, email, await unsubscribeLinks(plan.oneClick, hash)));
-        await record(plan.db, plan.campaign, hash, 'sent');
+        await record(db, campaign, hash, 'sent');
         done.sent += 1;
         refusedInARow = 0;
         return;
@@ -78,20 +79,20 @@ export async function sendAll(plan: SendPlan) {
             stop = new Error(`The SMTP server refused ${REFUSED_IN_A_ROW} addresses in a row; stopped: ${why}.`);
           }
           if (kind === 'bounced') {
-            await record(plan.db, plan.campaign, hash, 'failed', detail(error));
+            await record(db, campaign, hash, 'failed', detail(error));
             done.failed += 1;
             return;
           }
           // Not the recipient's: left to send, and not taken again by this run.
           resting.push(hash);
-          await record(plan.db, plan.campaign, hash, 'pending', detail(error));
+          await record(db, campaign, hash, 'pending', detail(error));
           done.deferred += 1;
           return;
         }
         // Temporary or fatal: back to 'pending' before any wait, so a stop now leaves it to send;
         // resting first, so that no other sender takes it meanwhile.
         resting.push(hash);
-        await record(plan.db, plan.campaign, hash, 'pending', detail(error));
+        await record(db, campaign, hash, 'pending', detail(error));
         if (kind === 'fatal') stop = new Error(`SMTP: ${reply(error)}`);
         if (kind === 'fatal' || attempt >= plan.retries) {
           done.deferred += 1;
@@ -106,7 +107,7 @@ export async function sendAll(plan: SendPlan) {
       // A temporary refusal, waited out: taken again before it leaves `resting`. A claim that finds it gone
       // (another sender's claim read `resting` before it rested, or it was erased) gives its share of --limit
       // back, as a skipped address does: it was counted once already, and the journal keeps it to one message.
-      claimed = await claimAgain(plan.db, plan.campaign, hash, plan.opener);
+      claimed = await claimAgain(db, campaign, hash, opener);
       resting.splice(resting.indexOf(hash), 1);
       if (!claimed?.mayEmail) budget += 1;
       if (claimed && !claimed.mayEmail) done.skipped += 1;
@@ -119,14 +120,14 @@ export async function sendAll(plan: SendPlan) {
       budget -= 1; // before any wait: another sender checks the budget meanwhile
       await pace();
       if (plan.stopping.aborted) return;
-      const next = await claimNext(plan.db, plan.campaign, resting, plan.opener);
+      const next = await claimNext(db, campaign, resting, opener);
       if (!next) return;
       if (!next.mayEmail) {
         budget += 1;
         done.skipped += 1;
       } else if (!deliverableAsStored(next.email)) {
         const why = 'not sent: the mailer would deliver it to another address than the one stored';
-        await record(plan.db, plan.campaign, next.hash, 'failed', why);
+        await record(db, campaign, next.hash, 'failed', why);
         done.failed += 1;
       } else {
         await deliver(next);

@@ -6,7 +6,7 @@ import { domainToASCII, domainToUnicode } from 'node:url';
 import nodemailer, { type Transporter } from 'nodemailer';
 import { hostOf, isLoopback, secretUrl } from '../../connect/secret-url.ts';
 import type { Dkim } from '../../mail/dkim.ts';
-import type { Letter } from './letter.ts';
+import { domainOf, type Letter } from './letter.ts';
 import type { Links } from './unsubscribe.ts';
 import { reply } from '../../mail/refusal.ts';
 
@@ -36,7 +36,7 @@ export function smtpTransport(connections: number, dkim?: Dkim): Transporter {
 }
 
 /** Why the SMTP server cannot be used, in the owner's words. */
-function unusable(error: unknown): string {
+function unusable(error: unknown) {
   const { code } = (error ?? {}) as { code?: string };
   const said = reply(error);
   if (code === 'EAUTH') return `it refused the user name or password of SMTP_URL (${said})`;
@@ -101,8 +101,8 @@ export function message(letter: Letter, to: string, links: Links) {
  * person; and it maps the domain as UTS-46 does (fullwidth `ｍ` to `m`, `。` to a dot): a domain it changes is another
  * spelling.
  */
-export function deliverableAsStored(address: string): boolean {
-  const domain = address.slice(address.lastIndexOf('@') + 1);
+export function deliverableAsStored(address: string) {
+  const domain = domainOf(address);
   const ascii = domainToASCII(domain);
   const asStored = domain.normalize('NFC').toLowerCase();
   return !/[<>]/.test(address) && (!ascii || ascii === asStored || domainToUnicode(ascii) === asStored);

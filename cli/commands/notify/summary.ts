@@ -44,7 +44,7 @@ export function printSummary(summary: Summary) {
 }
 
 /** The exit status that says what is left, and the words for it. */
-export function outcome({ leftToSend, uncertain }: Summary): { code: number; words?: string } {
+export function outcome({ leftToSend, uncertain }: Summary) {
   if (leftToSend) {
     return {
       code: EXIT.leftToSend,

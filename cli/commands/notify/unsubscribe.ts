@@ -4,7 +4,7 @@
  * page in the body, the token in the fragment, which no host's log sees.
  */
 import { makeToken, unsubscribeKey, SECRET_MIN_LENGTH, TEST_TOKEN } from '../../../contracts/unsubscribe-token.ts';
-import { hostOf, isLoopback } from '../../connect/secret-url.ts';
+import { httpsOrLoopback } from '../../connect/secret-url.ts';
 import { UsageError } from '../../terminal/terminal.ts';
 
 export type Links = { oneClick: string; page: string };
@@ -15,7 +15,7 @@ export type OneClick = Unsubscribing & { key: CryptoKey };
 function linkBase(what: string, value: string, path = ''): URL {
   const url = URL.parse(path || value, value);
   if (!url) throw new UsageError(`The ${what} ${JSON.stringify(value)} is not a URL.`);
-  if (url.protocol !== 'https:' && !(url.protocol === 'http:' && isLoopback(hostOf(url)))) {
+  if (!httpsOrLoopback(url)) {
     throw new UsageError(`The ${what} must be https:// (mail providers ignore any other): ${url.href}`);
   }
   if (url.search || url.hash) throw new UsageError(`The ${what} takes no ?query or #fragment: ${url.href}`);

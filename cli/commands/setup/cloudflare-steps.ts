@@ -29,12 +29,12 @@ export function cloudflareSteps(project: string, domain: string | undefined, fol
     return `https://${pages!.subdomain}`;
   };
   // What the site is built from: the commit and the build's values (a deployment carries it as its message).
-  const head = () => execFileSync('git', ['rev-parse', 'HEAD'], { cwd: import.meta.dirname, encoding: 'utf8' }).trim();
   const built = () => {
+    const head = execFileSync('git', ['rev-parse', 'HEAD'], { cwd: import.meta.dirname, encoding: 'utf8' }).trim();
     const vite = Object.entries(process.env)
       .filter(([name]) => /^(VITE_\w+|HSTS_PRELOAD)$/.test(name))
       .sort();
-    return `waitlist setup ${head().slice(0, 12)} ${digest(JSON.stringify(vite)).slice(0, 12)}`;
+    return `waitlist setup ${head.slice(0, 12)} ${digest(JSON.stringify(vite)).slice(0, 12)}`;
   };
   const first: Step = [
     `the Cloudflare Pages project ${project}: the site's address, before any build`,

@@ -5,15 +5,13 @@
  * the migrations scheduled a minute ago may not have run yet).
  */
 import { execFile } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
+import { MAIN } from '../../connect/tools.ts';
 import { exitCode, type Finding } from '../../findings/finding.ts';
 import { say } from '../../terminal/terminal.ts';
 
-const MAIN = fileURLToPath(new URL('../../main.js', import.meta.url));
-
 /** Prints the proof and every finding that is not ok; returns health's exit code without the key copies'. */
-export async function proveJoin(): Promise<number> {
+export async function proveJoin() {
   const run = promisify(execFile)(process.execPath, [...process.execArgv, MAIN, 'health', '--json']);
   // health exits 1 or 2 on a finding: its JSON is on stdout either way.
   const { stdout } = await run.catch((failed: { stdout?: string }) => ({ stdout: failed.stdout ?? '' }));

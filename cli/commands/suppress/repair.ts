@@ -14,7 +14,7 @@ const WRITTEN_BY_NOTIFY = `
     on j.address_hash = d.address_hash and j.state = 'failed' and j.changed_at = d.added_at
   where d.reason = 'bounced' and j.detail ~ '^5[0-9][0-9]( |$)'`;
 
-export async function repairBounces(db: pg.Client, yes?: boolean): Promise<number> {
+export async function repairBounces(db: pg.Client, yes?: boolean) {
   const { rows } = await db.query<{ detail: string; n: number }>(
     `select j.detail, count(distinct d.address_hash)::int as n ${WRITTEN_BY_NOTIFY} group by 1 order by 2 desc, 1`,
   );
