@@ -3,10 +3,10 @@
  * that fails would: the CLI talks to it through DATABASE_URL. It reads the client's messages
  * (PostgreSQL's protocol: a startup message, then a type byte and a length each) for the text of
  * every query, simple (Q) or prepared (P). At the first one `cutAt` picks, it either drops the
- * connection before the server sees it (`forward: false`), or forwards it and drops the
- * connection as the server's reply arrives, relaying none of it (`forward: true`: the server has
- * done it, the client never hears so). Connections made after that pass untouched, unless
- * `refuseAfterCut` (the database unreachable from then on).
+ * connection before the server sees it (`forward: false`), or forwards it (a prepared one with its
+ * Bind, Execute and Sync) and drops the connection as the server's reply arrives, relaying none of
+ * it (`forward: true`: the server has done it, the client never hears so). Connections made after
+ * that pass untouched, unless `refuseAfterCut` (the database unreachable from then on).
  */
 import { createConnection, createServer, type Socket } from 'node:net';
 import type { ConnectionInfo } from '../../supabase/harness/database';
@@ -47,6 +47,8 @@ export async function cuttingProxy(info: ConnectionInfo, how: CutAt): Promise<Pr
       upstream.destroy();
     };
     let cutting = false;
+    // A prepared query (P) runs only once its Bind, Execute and Sync follow: those go too, then nothing.
+    let toSync = false;
     let started = false;
     let pending = Buffer.alloc(0);
     const queries: string[] = [];
@@ -54,7 +56,7 @@ export async function cuttingProxy(info: ConnectionInfo, how: CutAt): Promise<Pr
     upstream.on('close', () => client.destroy());
     client.on('close', () => upstream.destroy());
     client.on('data', (chunk: Buffer) => {
-      if (cutting) return; // the connection is as good as gone
+      if (cutting && !toSync) return; // the connection is as good as gone
       pending = Buffer.concat([pending, chunk]);
       for (;;) {
         const head = started ? 1 : 0; // the startup message has no type byte
@@ -63,14 +65,22 @@ export async function cuttingProxy(info: ConnectionInfo, how: CutAt): Promise<Pr
         if (pending.length < end) return;
         const message = pending.subarray(0, end);
         pending = pending.subarray(end);
+        if (cutting) {
+          upstream.write(message);
+          toSync = String.fromCharCode(message[0]) !== 'S';
+          if (!toSync) return;
+          continue;
+        }
         const query = started ? queryOf(String.fromCharCode(message[0]), message.subarray(5)) : null;
         started = true;
         if (query !== null && !cut && how.cutAt(query, queries)) {
           cut = true;
           if (!how.forward) return drop();
           cutting = true;
+          toSync = String.fromCharCode(message[0]) === 'P';
           upstream.write(message);
-          return;
+          if (!toSync) return;
+          continue;
         }
         if (query !== null) queries.push(query);
         upstream.write(message);

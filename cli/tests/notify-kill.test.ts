@@ -2,8 +2,10 @@
  * Exactly once across a crash: a notify run is killed with SIGKILL while the SMTP server holds
  * two messages unanswered; the next run names those two and sends everyone else; a run with
  * --resend-uncertain sends those two; a last run sends nothing. Every address gets one message.
+ * And across a connection cut just after the database wrote "sent": nobody gets a second copy.
  */
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { cuttingProxy } from './cutting-proxy';
 import { letterArgs, recipients, unsendable } from './notify-letter';
 import { useOwnDatabase } from './own-database';
 import { startCli, waitFor, waitlist } from './run-cli';
@@ -22,12 +24,12 @@ beforeAll(async () => {
 afterAll(() => inbox.close());
 
 const args = [...letterArgs(CAMPAIGN), '--connections', '2'];
-const journal = async (state: string) =>
+const journal = async (state: string, campaign = CAMPAIGN) =>
   (
     await db.owner.query(
       `select w.email from private.notify_journal j join public.waiting_list w on w.id = j.signup_id
        where j.campaign = $1 and j.state = $2 order by 1`,
-      [CAMPAIGN, state],
+      [campaign, state],
     )
   ).rows.map((row) => row.email as string);
 
@@ -63,4 +65,29 @@ it('a run killed mid-way and run again delivers to every address exactly once, n
   for (const email of failed) expect(unsendable(email), email).toBe(true);
   for (const email of everyone) expect(inbox.deliveredTo(onTheWire(email)), email).toBe(failed.includes(email) ? 0 : 1);
   expect(inbox.accepted.length).toBe(everyone.length - failed.length);
+});
+
+it('a connection cut once the journal wrote "sent" leaves that address sent: no run emails it again', async () => {
+  const everyone = await recipients(db.owner);
+  const cutAfterSent = await startInbox();
+  // The first "sent" write reaches the server and commits; its reply never reaches notify.
+  const proxy = await cuttingProxy(db.info, {
+    cutAt: (query) => query.includes('update private.notify_journal set state = $3'),
+    forward: true,
+  });
+  try {
+    const cutArgs = [...letterArgs('cut'), '--connections', '2'];
+    const first = await waitlist(cutArgs, { SMTP_URL: cutAfterSent.url, DATABASE_URL: proxy.url });
+    expect(proxy.cut()).toBe(true);
+    expect(first.code, first.stderr).toBe(0);
+    const again = await waitlist(cutArgs, { SMTP_URL: cutAfterSent.url });
+    expect(again.stderr).toContain('sent: 0 in this run');
+    const failed = await journal('failed', 'cut');
+    for (const email of everyone) {
+      expect(cutAfterSent.deliveredTo(onTheWire(email)), email).toBe(failed.includes(email) ? 0 : 1);
+    }
+  } finally {
+    await proxy.close();
+    await cutAfterSent.close();
+  }
 });

@@ -44,6 +44,24 @@ function pacer(rate: number | undefined, signal: AbortSignal) {
   };
 }
 
+/**
+ * Records as sent a message the SMTP server accepted. A failed write is tried again on another connection (the one
+ * that failed may have done it, or not: the write is the same either way), three times in all.
+ */
+async function recordAccepted(db: pg.Pool, campaign: string, hash: Buffer) {
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      await record(db, campaign, hash, 'sent');
+      return;
+    } catch (error) {
+      if (attempt === 3) {
+        throw error;
+      }
+      await delay(500 * attempt);
+    }
+  }
+}
+
 /** Sends to every pending address once; returns what this run did, and why it stopped early if it did. */
 export async function sendAll(plan: SendPlan) {
   const { db, campaign, opener } = plan;
@@ -60,13 +78,24 @@ export async function sendAll(plan: SendPlan) {
     let attempt = 0;
     while (claimed?.mayEmail) {
       const { hash, email } = claimed;
+      let accepted = false;
       try {
         await plan.transport.sendMail(message(plan.letter, email, await unsubscribeLinks(plan.oneClick, hash)));
-        await record(db, campaign, hash, 'sent');
+        accepted = true;
+        await recordAccepted(db, campaign, hash);
         done.sent += 1;
         refusedInARow = 0;
         return;
       } catch (error) {
+        if (accepted) {
+          // The server has the message: the row stays 'sending', which the next run names as uncertain (sent
+          // again only with --resend-uncertain), never 'pending'.
+          done.uncertain += 1;
+          stop = new Error(
+            `The journal did not record a message the SMTP server accepted: ${(error as Error).message}.`,
+          );
+          return;
+        }
         const kind = refusal(error);
         if (kind === 'uncertain') {
           done.uncertain += 1; // stays 'sending', named by the next run
