@@ -1026,7 +1026,7 @@ begin
   end if;
   insert into private.do_not_email (address_hash, reason) values (hash, 'unsubscribed')
   on conflict (address_hash) do update set reason = 'unsubscribed', added_at = now()
-    where private.do_not_email.reason = 'erased';
+    where private.do_not_email.reason in ('erased', 'bounced');
 end;
 $$;
 

@@ -76,7 +76,13 @@ describe('a refusal is the recipient’s only when the server says so', () => {
   });
 
   it('suppress --repair-bounces, asked first, takes back bounces an old run wrote from other refusals', async () => {
-    const old = ['old-1@example.com', 'old-2@example.com', 'old-3@example.com', 'old-later@example.com'];
+    const old = [
+      'old-1@example.com',
+      'old-2@example.com',
+      'old-3@example.com',
+      'old-later@example.com',
+      'old-out@example.com',
+    ];
     await seed(db.owner, old);
     // As the earlier rule recorded every 5xx: the journal row and the entry in one statement.
     for (const [address, detail] of [...old.map((a) => [a, '550 5.7.26']), ['old-3@example.com', '554']]) {
@@ -91,15 +97,17 @@ describe('a refusal is the recipient’s only when the server says so', () => {
       );
     }
     expect((await waitlist(['suppress', 'old-later@example.com', '--reason', 'bounced'])).code).toBe(0);
+    // Bounced under the old rule, then unsubscribed: the repair must not take the opt-out back.
+    await db.owner.query('select private.unsubscribe(private.address_hash($1))', ['old-out@example.com']);
     const unasked = await waitlist(['suppress', '--repair-bounces']);
     expect(unasked.code).toBe(2);
-    expect(await listed(old)).toBe(4);
+    expect(await listed(old)).toBe(5);
     const repaired = await waitlist(['suppress', '--repair-bounces', '--yes']);
     expect(repaired.code, repaired.stderr).toBe(0);
     expect(repaired.stderr).toContain('3 addresses are on the do-not-email list as bounced from replies');
     expect(repaired.stderr).toContain('  2 × 550 5.7.26\n  1 × 554\n');
     for (const address of old) expect(repaired.stderr).not.toContain(address);
-    expect(await listed(old)).toBe(1); // the one a later suppress listed stays
+    expect(await listed(old)).toBe(2); // the one a later suppress listed, and the one unsubscribed, stay
   });
 });
 
