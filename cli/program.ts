@@ -8,11 +8,13 @@ import { ENV_FILE, envFileValues } from './connect/env-file.ts';
 import { Cancelled, EXIT, EXIT_CODES, say, UsageError } from './terminal/terminal.ts';
 
 // DATABASE_URL and SMTP_URL may live in .env.local (git-ignored); the shell's values win. Not the
-// owner key's passphrase: beside the key's command, whoever reads the file would open the list.
-if (envFileValues()[PASSPHRASE]) {
-  say(`waitlist: ${ENV_FILE} holds ${PASSPHRASE}: delete that line (whoever reads the file opens the list). Keep the`);
-  say(`passphrase in your password manager and set ${PASSPHRASE_COMMAND} to its command that prints it (in your`);
-  say('shell, not in .env.local), or run on a terminal and type it when asked.');
+// owner key's passphrase, nor a command that prints it: beside the key's command, whoever reads the
+// file would open the list.
+const passphraseInFile = [PASSPHRASE, PASSPHRASE_COMMAND].find((name) => envFileValues()[name]);
+if (passphraseInFile) {
+  say(`waitlist: ${ENV_FILE} holds ${passphraseInFile}: delete that line (whoever reads the file opens the list).`);
+  say(`Keep the passphrase in your password manager and set ${PASSPHRASE_COMMAND} to its command that prints`);
+  say('it (in your shell, not in .env.local), or run on a terminal and type it when asked.');
   process.exit(EXIT.usage);
 }
 if (existsSync(ENV_FILE)) process.loadEnvFile(ENV_FILE);

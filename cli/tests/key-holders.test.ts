@@ -51,13 +51,23 @@ describe('the owner key', () => {
     const wrong = await exportWith(first.keyFile, 'not the passphrase at all');
     expect(wrong).toMatchObject({ code: 2, stdout: '' });
     expect(wrong.stderr).toContain('That passphrase does not open the owner key');
+    // The password manager's command sees the shell's environment, not the project's secrets.
+    const seen = join(dirname(first.keyFile), 'seen-by-the-command');
     const right = await waitlist(['export'], {
       WAITLIST_OWNER_KEY_FILE: first.keyFile,
       WAITLIST_OWNER_KEY_PASSPHRASE: '',
-      WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND: `printf '%s\\n' '${TEST_PASSPHRASE}'`,
+      WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND: `env > ${seen}; printf '%s\\n' '${TEST_PASSPHRASE}'`,
+      SMTP_URL: 'smtp://user:mail-password@127.0.0.1',
+      SUPABASE_ACCESS_TOKEN: 'sbp_token',
+      PASSWORD_STORE_DIR: '/kept',
     });
     expect(right.code, right.stderr).toBe(0);
     expect(addresses(right.stdout)).toContain('first@example.com');
+    const names = readFileSync(seen, 'utf8')
+      .split('\n')
+      .map((line) => line.split('=')[0]);
+    expect(names).toContain('PASSWORD_STORE_DIR');
+    expect(names.filter((name) => ['DATABASE_URL', 'SMTP_URL', 'SUPABASE_ACCESS_TOKEN'].includes(name))).toEqual([]);
   });
 
   it('a failing key or passphrase command is named by its variable and exit status, never by its text', async () => {

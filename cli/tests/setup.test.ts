@@ -48,14 +48,17 @@ describe('before the program loads', () => {
     expect(missing, 'imported by cli/ but not in dependencies').toEqual([]);
   });
 
-  it('refuses a passphrase kept in .env.local, says where it belongs, and never prints it', async () => {
+  it.each([
+    ['WAITLIST_OWNER_KEY_PASSPHRASE', ''],
+    ['WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND', 'echo '],
+  ])('refuses %s kept in .env.local, says where it belongs, and never prints it', async (name, before) => {
     const folder = mkdtempSync(join(tmpdir(), 'waitlist-env-'));
     const passphrase = `kept-beside-the-key-${randomUUID()}`;
-    writeFileSync(join(folder, '.env.local'), `WAITLIST_OWNER_KEY_PASSPHRASE=${passphrase}\n`, { mode: 0o600 });
+    writeFileSync(join(folder, '.env.local'), `${name}=${before}${passphrase}\n`, { mode: 0o600 });
     const { code, stdout, stderr } = await startCli(['count'], { WAITLIST_OWNER_KEY_PASSPHRASE: '' }, [], folder).done;
     rmSync(folder, { recursive: true });
     expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
-    expect(stderr).toContain('.env.local holds WAITLIST_OWNER_KEY_PASSPHRASE: delete that line');
+    expect(stderr).toContain(`.env.local holds ${name}: delete that line`);
     expect(stderr).toContain('set WAITLIST_OWNER_KEY_PASSPHRASE_COMMAND');
     expect(stderr).not.toContain(passphrase);
   });
