@@ -40,7 +40,7 @@ function commandLines(): { where: string; words: string[] }[] {
 const words = (rest: string) =>
   [...rest.replace(/\[[^\]]*\]/g, '').matchAll(/'([^']*)'|"([^"]*)"|(\S+)/g)].map((m) => m[1] ?? m[2] ?? m[3]);
 
-async function program(): Promise<Command> {
+async function program() {
   const waitlist = new Command('waitlist').exitOverride();
   for (const load of Object.values(COMMANDS)) waitlist.addCommand(await load());
   const quiet = (command: Command) => {

@@ -15,7 +15,7 @@ import { waitlist } from './run-cli';
 const AT = '2026-11-25T10:00:00Z';
 
 /** The CSV of these plaintext addresses (rows stored before keys init: no seal to open). */
-async function csvOf(addresses: string[], spreadsheet: boolean): Promise<string> {
+async function csvOf(addresses: string[], spreadsheet: boolean) {
   // id, hour_key_id, seal, email, signed_up_at, as COPY … CSV writes them (a NULL: an empty cell).
   const copy = Buffer.from(stringify(addresses.map((address, id) => [id, '', '', address, AT])));
   const chunks7 = Array.from({ length: Math.ceil(copy.length / 7) }, (_, i) => copy.subarray(7 * i, 7 * i + 7));

@@ -11,26 +11,16 @@ const answer = (status: number, body: object | string = '') => ({
 
 describe('the data API answer to the probe', () => {
   it.each([
-    [540, '', 'data API', 'Supabase answered 540: the project is paused.'],
-    [502, '<html>Bad Gateway</html>', 'data API', 'Answered 502: the project is paused, restarting or down.'],
-    [
-      402,
-      { message: 'exceed_db_size_quota' },
-      'data API',
-      'Supabase restricts the project (402 "exceed_db_size_quota")',
-    ],
-    [
-      404,
-      { code: 'PGRST205', message: 'Could not find the table' },
-      'data API',
-      'https://ref.supabase.co has no table',
-    ],
-    [401, { code: '42501', message: 'permission denied' }, 'data API', 'Refused the anonymous role (401 42501'],
-    [201, '', 'data API', 'Accepted an address without "@" (201): the list\'s address check is missing'],
-    [400, { code: 'PT400', message: 'One signup per request.' }, 'data API', 'Answered 400 PT400'],
-  ])('%i %j: %s, "%s"', (status, body, check, says) => {
+    [540, '', 'Supabase answered 540: the project is paused.'],
+    [502, '<html>Bad Gateway</html>', 'Answered 502: the project is paused, restarting or down.'],
+    [402, { message: 'exceed_db_size_quota' }, 'Supabase restricts the project (402 "exceed_db_size_quota")'],
+    [404, { code: 'PGRST205', message: 'Could not find the table' }, 'https://ref.supabase.co has no table'],
+    [401, { code: '42501', message: 'permission denied' }, 'Refused the anonymous role (401 42501'],
+    [201, '', 'Accepted an address without "@" (201): the list\'s address check is missing'],
+    [400, { code: 'PT400', message: 'One signup per request.' }, 'Answered 400 PT400'],
+  ])('%i %j: data API, "%s"', (status, body, says) => {
     const finding = judgeAnswer(answer(status, body), settings);
-    expect(finding).toMatchObject({ check, outcome: 'problem' });
+    expect(finding).toMatchObject({ check: 'data API', outcome: 'problem' });
     expect(finding.says).toContain(says);
     expect(finding.fix).toBeTruthy();
   });

@@ -18,8 +18,8 @@ async function byHand(sql: string, undoSql: string) {
   await stand.owner.query(sql);
 }
 
-const problems = async (args: string[] = [], env: Record<string, string> = {}) => {
-  const run = await health(stand, ['--json', ...args], env);
+const problems = async () => {
+  const run = await health(stand, ['--json']);
   expect(run.code, run.stdout).toBe(1);
   return findingsOf(run).filter((f) => f.outcome === 'problem');
 };

@@ -7,7 +7,6 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { parse } from 'csv-parse/sync';
 import { decrypt, decryptKey, generateKey, readKey, readMessage, readPrivateKey } from 'openpgp';
 import pg from 'pg';
 import { describe, expect, it, onTestFinished } from 'vitest';
@@ -17,6 +16,7 @@ import { MIGRATIONS, migrationPath } from '../database/migrations';
 import { keysInit, type Init } from './keys-init';
 import { countRows, useOwnDatabase } from './own-database';
 import { TEST_PASSPHRASE, waitlist } from './run-cli';
+import { exportedAddresses } from './seed';
 
 const db = useOwnDatabase('cli_key_holders');
 const SECOND = 'the second holder passphrase';
@@ -26,10 +26,16 @@ let second: { keyFile: string; publicFile: string; keyId: string; login: string 
 const signup = (email: string) => db.owner.query('insert into public.waiting_list (email) values ($1)', [email]);
 const exportWith = (keyFile: string, passphrase = TEST_PASSPHRASE) =>
   waitlist(['export'], { WAITLIST_OWNER_KEY_FILE: keyFile, WAITLIST_OWNER_KEY_PASSPHRASE: passphrase });
-const addresses = (stdout: string) =>
-  (parse(stdout, { record_delimiter: '\r\n', from_line: 2 }) as string[][]).map((record) => record[0]).sort();
 const check = (keyFile: string, passphrase = TEST_PASSPHRASE) =>
   waitlist(['keys', 'check', '--key-file', keyFile], { WAITLIST_OWNER_KEY_PASSPHRASE: passphrase });
+/** `keys add` of the public key in `file`, run by the first holder. */
+const addKey = (file: string) =>
+  waitlist(['keys', 'add', '--public-key', file], { WAITLIST_OWNER_KEY_FILE: first.keyFile });
+/** The lines `keys holders` prints, one a holder. */
+const holders = async () => (await waitlist(['keys', 'holders'])).stdout.trim().split('\n');
+/** A login role's bounds: its connection limit and settings. */
+const boundsOf = async (role: string) =>
+  (await db.owner.query('select rolconnlimit, rolconfig from pg_roles where rolname = $1', [role])).rows[0];
 
 describe('the owner key', () => {
   it('keys init refuses to make a key without a passphrase off a terminal, or with a short one', async () => {
@@ -62,7 +68,7 @@ describe('the owner key', () => {
       PASSWORD_STORE_DIR: '/kept',
     });
     expect(right.code, right.stderr).toBe(0);
-    expect(addresses(right.stdout)).toContain('first@example.com');
+    expect(exportedAddresses(right.stdout)).toContain('first@example.com');
     const names = readFileSync(seen, 'utf8')
       .split('\n')
       .map((line) => line.split('=')[0]);
@@ -122,12 +128,11 @@ describe('the owner key', () => {
 
 describe('a second holder', () => {
   it('is refused as a private key, or as a key pgcrypto cannot wrap to', async () => {
-    const asHolder = { WAITLIST_OWNER_KEY_FILE: first.keyFile };
-    const secret = await waitlist(['keys', 'add', '--public-key', first.keyFile], asHolder);
+    const secret = await addKey(first.keyFile);
     expect(secret.code).toBe(2);
     expect(secret.stderr).toContain('holds a private key. Ask the holder for the public key only');
     const ecc = await generateKey({ type: 'ecc', userIDs: [{ name: 'by hand' }], format: 'armored' });
-    const curve = await waitlist(['keys', 'add', '--public-key', ownerKeyFile(ecc.publicKey)], asHolder);
+    const curve = await addKey(ownerKeyFile(ecc.publicKey));
     expect(curve.stderr).toContain('has no RSA encryption key of 3072 bits or more');
   });
 
@@ -158,9 +163,7 @@ describe('a second holder', () => {
       login: '',
     };
 
-    const added = await waitlist(['keys', 'add', '--public-key', publicFile], {
-      WAITLIST_OWNER_KEY_FILE: first.keyFile,
-    });
+    const added = await addKey(publicFile);
     expect(added.code, added.stderr).toBe(0);
     second.keyId = /^Key ([0-9A-F]{16}) now holds the list/m.exec(added.stderr)![1];
     const loginFile = join(dirname(publicFile), `key-check-${second.keyId}.asc`);
@@ -168,9 +171,7 @@ describe('a second holder', () => {
     expect(statSync(loginFile).mode & 0o777).toBe(0o600);
     // The same key exported again with one more user ID (other bytes): the holder already, nothing left to wrap.
     gpg('--quick-add-uid', fingerprint, 'Second Again <again@example.com>');
-    const again = await waitlist(['keys', 'add', '--public-key', ownerKeyFile(gpg('--export', '--armor').toString())], {
-      WAITLIST_OWNER_KEY_FILE: first.keyFile,
-    });
+    const again = await addKey(ownerKeyFile(gpg('--export', '--armor').toString()));
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain(`Key ${second.keyId} was a holder already`);
     expect(again.stderr).toContain('0 hour keys wrapped to it');
@@ -180,13 +181,12 @@ describe('a second holder', () => {
     const { username, password } = new URL(gpg('--quiet', '--decrypt', given).toString());
     second.login = Object.assign(new URL(db.url), { username, password }).href;
     await signup('after-add@example.com');
-    const all = addresses((await exportWith(first.keyFile)).stdout);
+    const all = exportedAddresses((await exportWith(first.keyFile)).stdout).sort();
     expect(all).toEqual(
       expect.arrayContaining(['after-add@example.com', 'before-add@example.com', 'first@example.com']),
     );
-    expect(addresses((await exportWith(second.keyFile, SECOND)).stdout)).toEqual(all);
-    const listed = await waitlist(['keys', 'holders']);
-    expect(listed.stdout.trim().split('\n')).toHaveLength(2);
+    expect(exportedAddresses((await exportWith(second.keyFile, SECOND)).stdout).sort()).toEqual(all);
+    expect(await holders()).toHaveLength(2);
   }, 90_000); // a GnuPG key pair made, and five runs of the command
 
   it('proves their copy with their own login: it changes nothing of the list and reads no clear hour key', async () => {
@@ -229,13 +229,9 @@ describe('a second holder', () => {
     // Whatever the holder made with its login (default privileges, a temporary table in a session
     // kept open) does not stop its removal, nor keep it a holder of the hour keys made after.
     const login = new URL(second.login).username;
-    const { rows: bounds } = await db.owner.query('select rolconnlimit, rolconfig from pg_roles where rolname = $1', [
-      login,
-    ]);
-    expect(bounds[0].rolconnlimit).toBe(2);
-    expect(bounds[0].rolconfig).toEqual(
-      expect.arrayContaining(['statement_timeout=60s', 'idle_session_timeout=10min']),
-    );
+    const bounds = await boundsOf(login);
+    expect(bounds.rolconnlimit).toBe(2);
+    expect(bounds.rolconfig).toEqual(expect.arrayContaining(['statement_timeout=60s', 'idle_session_timeout=10min']));
     const holderSession = new pg.Client({ connectionString: second.login });
     await holderSession.connect();
     holderSession.on('error', () => {}); // ended by the removal
@@ -274,13 +270,8 @@ describe('a second holder', () => {
     }
     const refused = await exportWith(second.keyFile, SECOND);
     expect(refused).toMatchObject({ code: 2, stdout: '' });
-    expect(addresses((await exportWith(first.keyFile)).stdout)).toContain('after-remove@example.com');
-    const last = await waitlist([
-      'keys',
-      'remove',
-      (await waitlist(['keys', 'holders'])).stdout.split(' ')[1],
-      '--yes',
-    ]);
+    expect(exportedAddresses((await exportWith(first.keyFile)).stdout)).toContain('after-remove@example.com');
+    const last = await waitlist(['keys', 'remove', (await holders())[0].split(' ')[1], '--yes']);
     expect(last.stderr).toContain('That is the only holder');
   });
 });
@@ -290,9 +281,7 @@ describe('holders at the edges', () => {
     const userIDs = Array.from({ length: 8 }, (_, i) => ({ name: `Holder ${i}`, email: `holder${i}@example.com` }));
     const big = await generateKey({ type: 'rsa', rsaBits: 3072, userIDs, format: 'armored' });
     expect((await readKey({ armoredKey: big.publicKey })).write().length).toBeGreaterThan(2704);
-    const added = await waitlist(['keys', 'add', '--public-key', ownerKeyFile(big.publicKey)], {
-      WAITLIST_OWNER_KEY_FILE: first.keyFile,
-    });
+    const added = await addKey(ownerKeyFile(big.publicKey));
     expect(added.code, added.stderr).toBe(0);
     const checked = await check(ownerKeyFile(big.privateKey));
     expect(checked.code, checked.stderr).toBe(0);
@@ -300,7 +289,7 @@ describe('holders at the edges', () => {
   });
 
   it('keys remove refuses to leave only a holder who lacks hour keys (a keys add that stopped)', async () => {
-    const listed = (await waitlist(['keys', 'holders'])).stdout.trim().split('\n');
+    const listed = await holders();
     expect(listed).toHaveLength(2);
     const [firstId, firstKey] = listed[0].split(' ');
     const [otherId] = listed[1].split(' ');
@@ -320,10 +309,10 @@ describe('holders at the edges', () => {
     const older = 'waitlist_holder_900001'; // roles belong to the cluster: a number no test file's holder reaches
     await db.owner.query(`create role ${older} login in role waitlist_key_check`);
     onTestFinished(() => db.owner.query(`drop role ${older}`).then(() => undefined));
-    const bounds = MIGRATIONS.find((file) => file.endsWith('_holder_login_bounds.sql'))!;
-    await db.owner.query(readFileSync(migrationPath(bounds), 'utf8'));
-    const { rows } = await db.owner.query('select rolconnlimit, rolconfig from pg_roles where rolname = $1', [older]);
-    expect(rows[0].rolconnlimit).toBe(2);
-    expect(rows[0].rolconfig).toEqual(expect.arrayContaining(['idle_in_transaction_session_timeout=60s']));
+    const migration = MIGRATIONS.find((file) => file.endsWith('_holder_login_bounds.sql'))!;
+    await db.owner.query(readFileSync(migrationPath(migration), 'utf8'));
+    const bounds = await boundsOf(older);
+    expect(bounds.rolconnlimit).toBe(2);
+    expect(bounds.rolconfig).toEqual(expect.arrayContaining(['idle_in_transaction_session_timeout=60s']));
   });
 });

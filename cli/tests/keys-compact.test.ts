@@ -8,21 +8,20 @@ import { expect, it } from 'vitest';
 import { COMPACT_LATER } from '../seal/compact';
 import { cuttingProxy } from './cutting-proxy';
 import { keysInit } from './keys-init';
-import { countRows, useOwnDatabase } from './own-database';
+import { plaintextRows, useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
 import { seed } from './seed';
 
 const db = useOwnDatabase('cli_keys_compact');
 const compact = () => waitlist(['keys', 'compact']);
-const plain = () => countRows(db.owner, 'public.waiting_list where email is not null');
 
 it('is refused on a list not sealed yet, and changes nothing', async () => {
   await seed(db.owner);
-  const before = await plain();
+  const before = await plaintextRows(db);
   const refused = await compact();
   expect(refused.code).not.toBe(0);
   expect(refused.stderr).toContain('The list is not sealed yet: keys init seals it');
-  expect(await plain()).toBe(before);
+  expect(await plaintextRows(db)).toBe(before);
 });
 
 it('keys init whose connection is lost while compacting keeps the key, says so, and names keys compact', async () => {
@@ -47,5 +46,5 @@ it('keys compact then does what was left, and may be run again', async () => {
     expect(done.stderr).not.toContain('pg_statistic');
     expect(done.code).toBe(0);
   }
-  expect(await plain()).toBe(0);
+  expect(await plaintextRows(db)).toBe(0);
 });

@@ -35,6 +35,8 @@ const previewFolder = mkdtempSync(join(tmpdir(), 'preview-'));
 const previewFile = () => join(previewFolder, 'preview.html');
 const letterFile = join(previewFolder, 'launch.txt');
 writeFileSync(letterFile, 'We launched.\n');
+const notify = (campaign: string, ...more: string[]) =>
+  waitlist([...letterArgs(campaign), ...more], { SMTP_URL: inbox.url });
 const adds = (s: Record<string, number>) => s.sent + s.skipped + s.failed + s.uncertain + s.leftToSend;
 
 describe('before anything connects', () => {
@@ -51,8 +53,7 @@ describe('before anything connects', () => {
 
   it('a refused letter stops a send, a test message and a preview alike (exit 2)', async () => {
     for (const more of [['--to', 'me@product.example'], ['--preview', previewFile()], []]) {
-      const args = [...letterArgs('refused'), '--from', 'not an address', ...more];
-      const { code, stdout, stderr } = await waitlist(args, { SMTP_URL: inbox.url });
+      const { code, stdout, stderr } = await notify('refused', '--from', 'not an address', ...more);
       expect({ code, stdout }).toEqual({ code: 2, stdout: '' });
       expect(stderr).toContain('is not one address with a domain');
     }
@@ -88,7 +89,7 @@ describe('asking first', () => {
 describe('while sending', () => {
   it('--limit sends at most N in this run and says how many are left (exit 3)', async () => {
     inbox.accepted.length = 0;
-    const first = await waitlist([...letterArgs('staged'), '--limit', '5', '--json'], { SMTP_URL: inbox.url });
+    const first = await notify('staged', '--limit', '5', '--json');
     expect(first.code).toBe(3);
     expect(inbox.accepted).toHaveLength(5);
     const summary = JSON.parse(first.stdout);
@@ -125,7 +126,7 @@ describe('signups added with the triggers off', () => {
        insert into public.waiting_list (email) select 'restored-' || i || '@example.com' from generate_series(1, 30) i`,
     );
     inbox.accepted.length = 0;
-    const { code, stdout } = await waitlist([...letterArgs('restored'), '--json'], { SMTP_URL: inbox.url });
+    const { code, stdout } = await notify('restored', '--json');
     expect(code).toBe(0);
     for (let i = 1; i <= 30; i += 1) expect(inbox.deliveredTo(`restored-${i}@example.com`)).toBe(1);
     const summary = JSON.parse(stdout);
@@ -139,7 +140,7 @@ describe('signups added with the triggers off', () => {
       `set session_replication_role = replica; insert into public.waiting_list (email) values ('ASKS-1@example.com')`,
     );
     inbox.accepted.length = 0;
-    const { code, stderr } = await waitlist(letterArgs('repeated'), { SMTP_URL: inbox.url });
+    const { code, stderr } = await notify('repeated');
     expect(code).toBe(2);
     expect(stderr).toMatch(
       /1 signups repeat an address already on the list \(added with the triggers off\), ids \d+\./,

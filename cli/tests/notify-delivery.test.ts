@@ -10,6 +10,9 @@ import { waitlist } from './run-cli';
 import { startInbox } from './smtp';
 
 const db = useOwnDatabase('cli_delivery');
+/** `notify --json` for `campaign`, through the SMTP server at `smtpUrl`. */
+const notify = (campaign: string, smtpUrl: string) =>
+  waitlist([...letterArgs(campaign), '--json'], { SMTP_URL: smtpUrl });
 
 /** An SMTP server that takes the first message whole, then drops the connection before its 250. */
 function dropAfterFirstMessage() {
@@ -65,13 +68,13 @@ describe('a connection lost after the message was handed over', () => {
   it('is uncertain, not retried: the server gets the message once, the next run names it', async () => {
     await db.owner.query('delete from public.waiting_list'); // the seed's address too: one message in all
     await db.owner.query(`insert into public.waiting_list (email) values ('once@example.com')`);
-    const first = await waitlist([...letterArgs('dropped'), '--json'], { SMTP_URL: smtp.url });
+    const first = await notify('dropped', smtp.url);
     expect(smtp.messages).toBe(1);
     expect(JSON.parse(first.stdout)).toMatchObject({ sentNow: 0, uncertain: 1, leftToSend: 0 });
     expect(first.code).toBe(4); // only uncertain left: its own code and words
     expect(first.stderr).toContain('Only the 1 uncertain addresses are left');
 
-    const second = await waitlist([...letterArgs('dropped'), '--json'], { SMTP_URL: smtp.url });
+    const second = await notify('dropped', smtp.url);
     expect(smtp.messages).toBe(1);
     expect(second.stderr).toContain('once@example.com');
     expect(JSON.parse(second.stdout)).toMatchObject({ sentNow: 0, uncertain: 1 });
@@ -87,7 +90,7 @@ describe('stored addresses the mailer would deliver elsewhere', () => {
     for (const email of ['twice@example.com', ...variants]) {
       await db.owner.query('insert into public.waiting_list (email) values ($1)', [email]);
     }
-    const run = await waitlist([...letterArgs('variants'), '--json'], { SMTP_URL: inbox.url });
+    const run = await notify('variants', inbox.url);
     await inbox.close();
     expect(inbox.deliveredTo('twice@example.com')).toBe(1);
     expect(JSON.parse(run.stdout)).toMatchObject({ failed: variants.length, leftToSend: 0, uncertain: 0 });
@@ -103,7 +106,7 @@ describe('a refusal that echoes the address', () => {
       address.startsWith('bounce-')
         ? { code: 550, message: `5.1.1 <${address}>: Recipient address rejected` }
         : undefined;
-    const run = await waitlist([...letterArgs('echoed'), '--json'], { SMTP_URL: inbox.url });
+    const run = await notify('echoed', inbox.url);
     await inbox.close();
     expect(JSON.parse(run.stdout).failures).toEqual([{ detail: '550 5.1.1', n: 1 }]);
     const details = async () =>

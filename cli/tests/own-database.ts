@@ -33,3 +33,6 @@ export const asSuperuser = (own: OwnDatabase, sql: string, values: unknown[] = [
 /** The rows of `from` (a table, and a where clause if any: `public.waiting_list where email is not null`). */
 export const countRows = async (client: Client, from: string, values: unknown[] = []) =>
   (await client.query<{ n: number }>(`select count(*)::int as n from ${from}`, values)).rows[0].n;
+
+/** The rows of the list still holding an address as typed: not sealed yet. */
+export const plaintextRows = (own: OwnDatabase) => countRows(own.owner, 'public.waiting_list where email is not null');

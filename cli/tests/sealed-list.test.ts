@@ -5,22 +5,16 @@
  * without it prints none.
  */
 import { existsSync, statSync } from 'node:fs';
-import { parse } from 'csv-parse/sync';
 import { describe, expect, it } from 'vitest';
 import { keyPair, ownerKeyFile } from '../../supabase/harness/sealed';
 import { connect } from '../../supabase/harness/database';
 import { keysInit } from './keys-init';
-import { asSuperuser, countRows, useOwnDatabase } from './own-database';
+import { asSuperuser, countRows, plaintextRows, useOwnDatabase } from './own-database';
 import { waitlist } from './run-cli';
-import { seed, seededAddresses } from './seed';
+import { exportedAddresses, seed, seededAddresses } from './seed';
 import { CLEAR_KEYS, openWith, sealedRows, setSealClock } from '../../supabase/tests/sealing';
 
 const db = useOwnDatabase('cli_sealed');
-
-const exported = (stdout: string) =>
-  parse(stdout, { record_delimiter: '\r\n', from_line: 2 }).map((record: string[]) => record[0]) as string[];
-
-const plaintextRows = () => countRows(db.owner, 'public.waiting_list where email is not null');
 
 /** What a dump or a copy of the data directory taken now opens: every seal any clear hour key verifies. */
 async function openedByACopy() {
@@ -62,7 +56,7 @@ describe('a sealed list', () => {
   });
 
   it('keys init writes the private key to a new 0600 file, prints no key, and seals every stored address', async () => {
-    expect(await plaintextRows()).toBeGreaterThan(0);
+    expect(await plaintextRows(db)).toBeGreaterThan(0);
     // A signup under way when keys init starts: keys init waits for it, then seals it too.
     const visitor = await connect(db.info, 'postgres');
     await visitor.query('begin');
@@ -77,7 +71,7 @@ describe('a sealed list', () => {
     expect(init.ownerKey()).toMatch(/^-----BEGIN PGP PRIVATE KEY BLOCK-----\n/);
     expect(statSync(init.keyFile).mode & 0o777).toBe(0o600);
     keyFile = init.keyFile;
-    expect(await plaintextRows()).toBe(0);
+    expect(await plaintextRows(db)).toBe(0);
     expect(await countRows(db.owner, 'private.key_holders')).toBe(1);
 
     const again = await keysInit();
@@ -105,7 +99,7 @@ describe('a sealed list', () => {
     } finally {
       await setSealClock(db.owner, null);
     }
-    expect(await plaintextRows()).toBe(0);
+    expect(await plaintextRows(db)).toBe(0);
     const { rows } = await db.owner.query(
       `select count(distinct k.hour)::int as hours
        from private.signup_addresses a join private.hour_keys k on k.id = a.hour_key_id`,
@@ -114,7 +108,7 @@ describe('a sealed list', () => {
 
     const { code, stdout } = await waitlist(['export', '--all'], { WAITLIST_OWNER_KEY_FILE: keyFile });
     expect(code).toBe(0);
-    expect(exported(stdout).sort()).toEqual(
+    expect(exportedAddresses(stdout).sort()).toEqual(
       ['taken@example.com', 'during-init@example.com', 'after-init@example.com', ...firstHalf, ...secondHalf].sort(),
     );
     expect(stdout).toContain('\r\n"a,comma@example.com",');
@@ -126,7 +120,7 @@ describe('a sealed list', () => {
       WAITLIST_OWNER_KEY_COMMAND: `cat '${keyFile}'`,
     });
     expect(code).toBe(0);
-    expect(exported(stdout)).toContain(secondHalf[0]);
+    expect(exportedAddresses(stdout)).toContain(secondHalf[0]);
   });
 
   it('export without the key, or with another, says so, exits 2 and prints no address', async () => {
@@ -150,11 +144,11 @@ describe('a sealed list', () => {
       db,
       `set session_replication_role = replica; insert into public.waiting_list (email) values ('Restored@Example.com')`,
     );
-    expect(await plaintextRows()).toBe(1);
+    expect(await plaintextRows(db)).toBe(1);
     expect((await waitlist(['count'])).stderr).toBe('');
-    expect(await plaintextRows()).toBe(0);
+    expect(await plaintextRows(db)).toBe(0);
     const { stdout } = await waitlist(['export'], { WAITLIST_OWNER_KEY_FILE: keyFile });
-    expect(exported(stdout)).toContain('Restored@Example.com');
+    expect(exportedAddresses(stdout)).toContain('Restored@Example.com');
   });
 
   it('count names a past hour’s key still held in clear (its minute job missing or failing)', async () => {

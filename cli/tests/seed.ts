@@ -1,5 +1,6 @@
 /** The seeded list: the shared address table's valid addresses, and a few an export must not touch. */
 import { domainToUnicode } from 'node:url';
+import { parse } from 'csv-parse/sync';
 import type { Client } from 'pg';
 import { checkEmail } from '../../contracts/email.ts';
 import { emailExamples } from '../../src/test/email-examples';
@@ -14,6 +15,10 @@ export function seededAddresses() {
 /** `count` addresses named after a test: `name-0@example.com`, `name-1@example.com`… */
 export const numbered = (name: string, count: number) =>
   Array.from({ length: count }, (_, i) => `${name}-${i}@example.com`);
+
+/** The addresses of an export's CSV (its first column, the header aside), in its order. */
+export const exportedAddresses = (csv: string) =>
+  (parse(csv, { record_delimiter: '\r\n', from_line: 2 }) as string[][]).map((record) => record[0]);
 
 /** Adds each address unless the same address is listed already (by another test file). */
 export async function seed(owner: Client, addresses = seededAddresses()) {

@@ -84,7 +84,7 @@ const secretsOf = (values: Record<string, string>) => [
 const FUNCTION_ENTRY = 'supabase/functions/unsubscribe/index.ts';
 
 /** The files `entry` imports, directly or not, itself included (paths from the checkout's root). */
-function importedFiles(entry: string, seen = new Set<string>()): string[] {
+function importedFiles(entry: string, seen = new Set<string>()) {
   seen.add(entry);
   for (const specifier of importSpecifiers(readFileSync(join(ROOT, entry), 'utf8')).filter(isRelative)) {
     const file = relative(ROOT, resolve(ROOT, dirname(entry), specifier));
@@ -117,14 +117,13 @@ function answer(output: string) {
 }
 const PROMPTS = /(not shown as you type\)?:|Number \(1-2\): |\[y\/N\] |characters\):|Again:)/g;
 
+/** `waitlist setup …` off a terminal, in `cwd`, with `more` over the test's environment. */
+const setup = (args: string[], more: Record<string, string>, cwd = folder) =>
+  startCli(['setup', ...args], { ...env, ...more }, [], cwd).done;
+
 describe('waitlist setup', () => {
   it('--dry-run with the Supabase token alone checks what it can, says why not the rest, changes nothing', async () => {
-    const run = await startCli(
-      ['setup', '--project-ref', REF, '--dry-run'],
-      { ...env, DATABASE_URL: '', SUPABASE_ACCESS_TOKEN: TOKEN },
-      [],
-      folder,
-    ).done;
+    const run = await setup(['--project-ref', REF, '--dry-run'], { DATABASE_URL: '', SUPABASE_ACCESS_TOKEN: TOKEN });
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toContain('to do    2. project settings');
     expect(run.stderr).toMatch(
@@ -233,17 +232,15 @@ describe('waitlist setup', () => {
     const secretsBefore = changes().filter((c) => c.path.endsWith('/secrets')).length;
     const deploymentsBefore = cloudflare.deployments.length;
     try {
-      const run = await startCli(
-        ['setup', '--key-file', 'key.asc', '--yes'], // the domain: the one attached to the Pages project
+      const run = await setup(
+        ['--key-file', 'key.asc', '--yes'], // the domain: the one attached to the Pages project
         {
-          ...env,
           SUPABASE_ACCESS_TOKEN: TOKEN,
           SUPABASE_PROJECT_REF: REF,
           CLOUDFLARE_API_TOKEN_COMMAND: `printf %s '${CF_TOKEN}'`, // a password manager's command
         },
-        [],
         fresh,
-      ).done;
+      );
       expect(run.code, run.stderr).toBe(0);
       const repaired = statuses(run.stderr);
       expect(repaired.filter((s) => s !== 'done')).toEqual(['changed', 'changed', 'changed', 'changed', 'changed']);
@@ -273,20 +270,13 @@ describe('waitlist setup', () => {
   }, 300_000);
 
   it('--rotate-unsubscribe-key says what it voids, asks, sets the new key in the project and function', async () => {
-    const declined = await startCli(
-      ['setup', '--rotate-unsubscribe-key'],
-      { ...env, SUPABASE_ACCESS_TOKEN: TOKEN },
-      [],
-      folder,
-    ).done;
+    const declined = await setup(['--rotate-unsubscribe-key'], { SUPABASE_ACCESS_TOKEN: TOKEN });
     expect(declined.code).toBe(2);
     expect(envLocal().UNSUBSCRIBE_SECRET).toBe(first.UNSUBSCRIBE_SECRET);
-    const run = await startCli(
-      ['setup', '--rotate-unsubscribe-key', '--yes', '--key-file', 'key.asc'],
-      { ...env, SUPABASE_ACCESS_TOKEN: TOKEN, CLOUDFLARE_API_TOKEN: CF_TOKEN },
-      [],
-      folder,
-    ).done;
+    const run = await setup(['--rotate-unsubscribe-key', '--yes', '--key-file', 'key.asc'], {
+      SUPABASE_ACCESS_TOKEN: TOKEN,
+      CLOUDFLARE_API_TOKEN: CF_TOKEN,
+    });
     expect(run.stderr).toMatch(
       /changed +6\. the unsubscribe signing key: a new one \(every link already sent stops working\)/,
     );
@@ -299,8 +289,8 @@ describe('waitlist setup', () => {
   it("a failing step names itself, its cause and how to resume; refuses another project's DATABASE_URL", async () => {
     api.state.deployed.length = 0;
     api.state.failing = `POST /v1/projects/${REF}/functions/deploy`;
-    const all = { ...env, SUPABASE_ACCESS_TOKEN: TOKEN, CLOUDFLARE_API_TOKEN: CF_TOKEN };
-    const run = await startCli(['setup', '--key-file', 'key.asc', '--yes'], all, [], folder).done;
+    const all = { SUPABASE_ACCESS_TOKEN: TOKEN, CLOUDFLARE_API_TOKEN: CF_TOKEN };
+    const run = await setup(['--key-file', 'key.asc', '--yes'], all);
     api.state.failing = undefined;
     expect(run.code).toBe(1);
     expect(run.stderr).toMatch(/failed +12\. the function unsubscribe.*\n +supabase functions deploy failed/);
@@ -309,7 +299,7 @@ describe('waitlist setup', () => {
         '  npm run waitlist -- setup --key-file key.asc --yes',
     );
     const other = 'postgresql://postgres.otherprojectrefxxxxx:pw@aws-0-eu-west-1.pooler.supabase.com:5432/postgres';
-    const refused = await startCli(['setup', '--yes'], { ...all, DATABASE_URL: other }, [], folder).done;
+    const refused = await setup(['--yes'], { ...all, DATABASE_URL: other });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain("DATABASE_URL is another project's (user postgres.otherprojectrefxxxxx)");
     expect(refused.stderr).not.toContain(':pw@');
@@ -321,7 +311,7 @@ describe('waitlist setup', () => {
       "delete from private.setup_secrets where name = 'unsubscribe_secret' returning value",
     );
     try {
-      const unkept = await startCli(['setup', '--yes'], { ...all, SUPABASE_PROJECT_REF: REF }, [], fresh).done;
+      const unkept = await setup(['--yes'], { ...all, SUPABASE_PROJECT_REF: REF }, fresh);
       expect(unkept.code).toBe(1);
       expect(unkept.stderr).toMatch(/failed +6\. the unsubscribe signing key.*\n +The unsubscribe function holds/);
       expect(api.state.secrets.get('UNSUBSCRIBE_SECRET')).toBe(rows[0].value);

@@ -47,7 +47,7 @@ async function beyondTheDump(owner: Client) {
  * The owner key held twice, as the holders' byte-unique index let it: exported again with one more
  * user ID (other bytes), with the hour keys' copies, the first hour key's copy left to the second row only.
  */
-async function holdTwice(owner: Client, ownerKey: string): Promise<void> {
+async function holdTwice(owner: Client, ownerKey: string) {
   const privateKey = await openpgp.readPrivateKey({ armoredKey: ownerKey });
   const userIDs = [{ name: 'waitlist owner' }, { name: 'waitlist owner', email: 'owner@example.com' }];
   const again = await openpgp.reformatKey({ privateKey, userIDs, format: 'object' });

@@ -10,7 +10,7 @@
 import type { Client } from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { FORGET_BY_HAND, forgetAddressSamples } from '../../cli/seal/statistics';
-import { keysInit } from '../../cli/tests/keys-init';
+import { keysInit, type Init } from '../../cli/tests/keys-init';
 import { insertEmail } from '../harness/api-request';
 import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
 import {
@@ -56,7 +56,7 @@ const SECRET_COLUMNS = [
 ];
 
 /** A project deployed before the list was sealed: `addresses` signed up, then ANALYZE, as autovacuum runs it. */
-async function deployedBeforeSealing(info: ConnectionInfo, addresses: string[]): Promise<void> {
+async function deployedBeforeSealing(info: ConnectionInfo, addresses: string[]) {
   await migrate(info, { files: CHAIN_2026_11_26.slice(0, SEALED), seed: false });
   await withClient(info, 'authenticator', async (api) => {
     for (const address of addresses) await insertEmail(api, address);
@@ -82,14 +82,14 @@ describe('the addresses stored before keys init', () => {
   let cluster: Cluster;
   let info: ConnectionInfo;
   let superuser: Client;
-  let init: Awaited<ReturnType<typeof keysInit>>;
+  let init: Init;
   let inStatisticsBefore: string[] = [];
 
   const checkpoint = () => superuser.query('checkpoint');
   const walFiles = () => filesUnder(`${cluster.dataDir}/pg_wal`, (path) => path.includes('/'));
 
   /** Each file of the data directory but pg_wal/ that holds one of `addresses`, named by its relation in `db`. */
-  async function relationFilesHolding(db: Client, addresses: string[]): Promise<string[]> {
+  async function relationFilesHolding(db: Client, addresses: string[]) {
     const { rows } = await db.query<{ path: string; name: string }>(
       `select pg_relation_filepath(oid) as path, oid::regclass::text as name from pg_class
        where pg_relation_filepath(oid) is not null`,
@@ -222,7 +222,7 @@ describe('the addresses stored before keys init', () => {
   describe('in a database its role does not own', () => {
     const NOT_OWNED = listOf('notowned');
     let db: ConnectionInfo;
-    let notOwned: Awaited<ReturnType<typeof keysInit>>;
+    let notOwned: Init;
     /** The superuser, who owns this database. */
     let databaseOwner: Client;
 

@@ -2,7 +2,7 @@ import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { startCluster, SUPERUSER, type Cluster } from '../harness/cluster';
+import { startCluster, SUPERUSER } from '../harness/cluster';
 import { connect, createEmptyDatabase, type ConnectionInfo } from '../harness/database';
 import { createWaitlistDatabase, migrate } from '../harness/migrations';
 import { keyPair, sealList } from '../harness/sealed';
@@ -24,7 +24,7 @@ declare module 'vitest' {
  * sealed template the test files' databases are copied from: both lists sealed with one owner key,
  * as a live one is after `waitlist keys init`.
  */
-async function startServer(): Promise<{ cluster: Cluster; database: ConnectionInfo; ownerKey: string }> {
+async function startServer() {
   const cluster = await startCluster();
   try {
     const database = await createWaitlistDatabase(cluster);

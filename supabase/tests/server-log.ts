@@ -5,7 +5,7 @@ import { sharedServerLog } from './shared-server';
  * The bytes of each constant in a logged plan tree (debug_print_plan: `:constvalue 36 [ 123 34 … ]`),
  * as text: a parameter the planner folded in is logged that way, not as written.
  */
-function constantsOf(log: string): string[] {
+function constantsOf(log: string) {
   return [...log.matchAll(/:constvalue \d+ \[([-\d\s]+)\]/g)].map(([, bytes]) =>
     Buffer.from(
       bytes

@@ -6,7 +6,7 @@ import type { ConnectionInfo } from '../harness/database';
  * (global-setup.ts starts one per worker), each file in a database of its own on it.
  * VITEST_POOL_ID numbers the workers from 1.
  */
-function serverIndex(): number {
+function serverIndex() {
   const servers = inject('databases').length;
   const index = Number(process.env.VITEST_POOL_ID ?? '1') - 1;
   if (!Number.isInteger(index) || index < 0 || index >= servers) {
